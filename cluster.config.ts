@@ -1,0 +1,2 @@
+// The cluster's one typed config (filled in by the runtime issue).
+export default {};
