@@ -1,0 +1,69 @@
+// Runs a compiled graph on onnxruntime-node: one InferenceSession reused across calls, feeds checked against
+// the graph's signature (dtype, rank, static dims) before the native call so mistakes name the input.
+import ort from 'onnxruntime-node';
+import { GraphRunError } from './errors.js';
+import type { CompiledGraph } from './emit.js';
+import type { DType, TypedArray } from './graph.js';
+
+export interface RunnerOptions {
+  /** Execution providers in preference order, as onnxruntime names them ('cpu', 'webgpu', 'cuda'). */
+  executionProviders?: string[];
+  intraOpNumThreads?: number;
+  /** 'all' lets onnxruntime fuse Transpose+MatMul and the like; tests of raw semantics may pick 'disabled'. */
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+}
+
+export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 0,
+  graphOptimizationLevel: 'all',
+};
+
+export type Feed = ort.Tensor | { data: TypedArray; dims: readonly number[] };
+
+const ORT_TYPE: Record<DType, ort.Tensor.Type> = { float32: 'float32', float64: 'float64', int64: 'int64', int32: 'int32', bool: 'bool' };
+
+export class GraphRunner {
+  private constructor(readonly graph: CompiledGraph, readonly session: ort.InferenceSession) {}
+
+  static async create(graph: CompiledGraph, options: RunnerOptions = {}): Promise<GraphRunner> {
+    const o = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+    try {
+      const session = await ort.InferenceSession.create(graph.bytes, {
+        executionProviders: o.executionProviders,
+        intraOpNumThreads: o.intraOpNumThreads,
+        graphOptimizationLevel: o.graphOptimizationLevel,
+        logSeverityLevel: 3,
+      });
+      return new GraphRunner(graph, session);
+    } catch (err) {
+      throw new GraphRunError(`onnxruntime rejected the graph: ${(err as Error).message}`, { nodes: graph.nodeCount }, err);
+    }
+  }
+
+  get inputNames(): string[] { return this.graph.inputs.map((i) => i.name); }
+
+  /** Feeds may hold extra entries (e.g. weights the graph does not use); missing ones are an error. */
+  async run(feeds: Record<string, Feed> | Map<string, Feed>): Promise<Record<string, ort.Tensor>> {
+    const get = (n: string): Feed | undefined => (feeds instanceof Map ? feeds.get(n) : feeds[n]);
+    const actual: Record<string, ort.Tensor> = {};
+    for (const info of this.graph.inputs) {
+      const f = get(info.name);
+      if (f === undefined) throw new GraphRunError(`missing feed ${info.name}`, { input: info.name });
+      const t = f instanceof ort.Tensor ? f : new ort.Tensor(ORT_TYPE[info.dtype], f.data as never, f.dims);
+      if (t.type !== ORT_TYPE[info.dtype]) throw new GraphRunError(`feed ${info.name} has dtype ${t.type}, expected ${info.dtype}`, { input: info.name });
+      const bad = t.dims.length !== info.shape.length || info.shape.some((d, i) => typeof d === 'number' && d !== t.dims[i]);
+      if (bad) throw new GraphRunError(`feed ${info.name} has shape [${t.dims.join(',')}], expected [${info.shape.join(',')}]`, { input: info.name });
+      actual[info.name] = t;
+    }
+    try {
+      return await this.session.run(actual);
+    } catch (err) {
+      throw new GraphRunError(`onnxruntime failed: ${(err as Error).message}`, {}, err);
+    }
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
