@@ -1,2 +1,21 @@
-// The cluster's one typed config (filled in by the runtime issue).
-export default {};
+// The cluster's one typed config: defaults for every host. Override per host with
+// `--config FILE`, environment variables (SPADE_*) or CLI flags; see docs/configuration.md.
+import { defineConfig } from './runtime/config-schema.js';
+
+const role = (concurrency: number, threads = 0) => ({ concurrency, threads, memoryMb: 1024, taskTimeoutMs: 600_000 });
+
+export default defineConfig({
+  nats: { servers: [], embedded: { port: 0 } },
+  host: { roles: ['all'], heartbeatMs: 2_000, memberTtlMs: 10_000, drainTimeoutMs: 20_000 },
+  roles: {
+    echo: role(8),
+    sandbox: role(16, 2),
+    designer: role(2),
+    agent: role(8),
+    evaluator: role(4),
+    learner: role(1, 2),
+  },
+  delivery: { ackWaitMs: 30_000, maxDeliver: 5, backoffMs: [500, 2_000, 5_000, 15_000], duplicateWindowMs: 120_000, maxAckPending: 1_000 },
+  topology: { replicas: 1, storage: 'file', maxAgeHours: 24 * 7 },
+  run: { dir: 'runs/default', seed: 0 },
+});

@@ -1,0 +1,33 @@
+// The runtime's own test actor: takes an echo job, optionally waits or fails on purpose, and
+// publishes a result. Tests and `npm run bench:runtime` drive the host through it.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Actor, ActorOutput, HandlerContext } from '../../runtime/actor.js';
+import { HostError } from '../../runtime/errors.js';
+import { EchoJob, EchoResult } from '../../runtime/message-types.js';
+import { CONSUMER_DECLS } from '../../runtime/topology.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
+
+type Job = typeof EchoJob extends import('../../runtime/messages.js').MessageType<infer T> ? T : never;
+
+/** Pure logic: the result for a job on a given delivery. */
+export function echoResult(job: Job, ctx: Pick<HandlerContext, 'hostId' | 'deliveryCount'>): ActorOutput {
+  return {
+    subject: SUBJECTS.resultEcho,
+    type: EchoResult,
+    body: { id: job.id, host: ctx.hostId, pid: process.pid, deliveryCount: ctx.deliveryCount, bytes: job.payload.length },
+    msgId: `echo:${job.id}`,
+  };
+}
+
+export function createEchoActor(): Actor<Job> {
+  return {
+    role: 'echo',
+    input: { consumer: CONSUMER_DECLS.find((c) => c.role === 'echo')!, type: EchoJob },
+    async handle(job, ctx) {
+      if (job.failTimes !== undefined && ctx.deliveryCount <= job.failTimes)
+        throw new HostError(`job ${job.id} fails on purpose (delivery ${ctx.deliveryCount} of failTimes ${job.failTimes})`, { id: job.id });
+      if (job.workMs) await sleep(job.workMs, undefined, { signal: ctx.signal });
+      return [echoResult(job, ctx)];
+    },
+  };
+}

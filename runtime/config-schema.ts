@@ -1,0 +1,95 @@
+// The shape of the cluster config: its schema (validated at start, errors name the field) and its type.
+import * as s from './schema.js';
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => s.int({ min: 1, max });
+
+export const ROLE_CONFIG = s.object(
+  {
+    /** Concurrent handlers of this role on one host. */
+    concurrency: positiveInt(4096),
+    /** Worker threads for CPU-heavy work (sandboxes, model math); never the NATS thread. */
+    threads: s.int({ min: 0, max: 1024 }),
+    /** Soft memory cap for the role's workers, in MiB. */
+    memoryMb: positiveInt(1 << 20),
+    /** A single task taking longer than this is abandoned and retried elsewhere. */
+    taskTimeoutMs: positiveInt(),
+  },
+  { strict: true },
+);
+
+export const CLUSTER_CONFIG = s.object(
+  {
+    nats: s.object(
+      {
+        /** NATS URLs; empty = start an embedded nats-server under the run directory. */
+        servers: s.array(s.string({ pattern: /^(nats|tls|wss?):\/\/[^\s]+$|^[^\s:/]+(:\d+)?$/ })),
+        user: s.optional(s.string({ min: 1 })),
+        pass: s.optional(s.string()),
+        token: s.optional(s.string({ min: 1 })),
+        credsFile: s.optional(s.string({ min: 1 })),
+        tls: s.optional(
+          s.object({ caFile: s.optional(s.string()), certFile: s.optional(s.string()), keyFile: s.optional(s.string()) }, { strict: true }),
+        ),
+        /** The embedded server: binary (else $NATS_SERVER_BIN, else PATH) and port (0 = a free loopback port). */
+        embedded: s.object({ bin: s.optional(s.string({ min: 1 })), port: s.int({ min: 0, max: 65535 }) }, { strict: true }),
+      },
+      { strict: true },
+    ),
+    host: s.object(
+      {
+        /** Roles this host runs; `all` = every registered role. */
+        roles: s.array(s.string({ pattern: /^[a-z][a-z0-9-]*$/ }), { min: 1 }),
+        /** Stable id of this host in membership; default hostname-pid. */
+        id: s.optional(s.string({ pattern: /^[A-Za-z0-9_-]{1,64}$/ })),
+        heartbeatMs: s.int({ min: 100, max: 600_000 }),
+        /** A member whose heartbeat is older than this disappears (KV bucket TTL). */
+        memberTtlMs: s.int({ min: 1_000, max: 3_600_000 }),
+        /** On SIGTERM, in-flight work gets this long to finish before it is nak'ed. */
+        drainTimeoutMs: s.int({ min: 0, max: 3_600_000 }),
+      },
+      { strict: true },
+    ),
+    roles: s.record(ROLE_CONFIG),
+    delivery: s.object(
+      {
+        ackWaitMs: s.int({ min: 500, max: 3_600_000 }),
+        maxDeliver: s.int({ min: 1, max: 1000 }),
+        /** Delay before redelivery after a failed attempt n (last value repeats). */
+        backoffMs: s.array(s.int({ min: 0, max: 3_600_000 }), { min: 1 }),
+        duplicateWindowMs: s.int({ min: 1_000, max: 86_400_000 }),
+        maxAckPending: s.int({ min: 1, max: 1_000_000 }),
+      },
+      { strict: true },
+    ),
+    topology: s.object(
+      {
+        /** Stream/KV replicas: 1 for one server, 3 for a 3-node JetStream cluster. */
+        replicas: s.int({ min: 1, max: 5 }),
+        storage: s.literal('file', 'memory'),
+        /** Retention of event streams (environments, trajectories, metrics, dead letters). */
+        maxAgeHours: s.number({ min: 0.01, max: 24 * 365 }),
+      },
+      { strict: true },
+    ),
+    run: s.object(
+      {
+        /** Run directory: embedded server store, logs, checkpoints. */
+        dir: s.string({ min: 1 }),
+        seed: s.int({ min: 0, max: 2 ** 31 - 1 }),
+      },
+      { strict: true },
+    ),
+  },
+  { strict: true },
+);
+
+export type RoleConfig = s.Infer<typeof ROLE_CONFIG>;
+export type ClusterConfig = s.Infer<typeof CLUSTER_CONFIG>;
+
+/** Deep-partial form accepted by config files and overrides. */
+export type ClusterConfigInput = { [K in keyof ClusterConfig]?: Partial<ClusterConfig[K]> };
+
+/** Identity helper that gives `cluster.config.ts` its type checking. */
+export function defineConfig(config: ClusterConfig): ClusterConfig {
+  return config;
+}

@@ -1,0 +1,123 @@
+// Loads the cluster config: defaults from cluster.config.ts < --config FILE < SPADE_* env < CLI flags,
+// then validates the result so a wrong value fails at start naming its field and expected form.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import defaults from '../cluster.config.js';
+import { CLUSTER_CONFIG, type ClusterConfig } from './config-schema.js';
+import { ConfigError } from './errors.js';
+
+export type { ClusterConfig, RoleConfig } from './config-schema.js';
+
+export interface ConfigSources {
+  /** Path of a JSON or JS/TS-compiled module whose default export is a partial config. */
+  file?: string;
+  /** Environment (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** `path=value` assignments from the CLI (`--set`, and flags mapped onto paths), applied last. */
+  set?: string[];
+}
+
+/** Environment variables and the config path each sets. */
+export const ENV_OVERRIDES: Record<string, string> = {
+  SPADE_NATS_URL: 'nats.servers',
+  SPADE_NATS_USER: 'nats.user',
+  SPADE_NATS_PASS: 'nats.pass',
+  SPADE_NATS_TOKEN: 'nats.token',
+  SPADE_NATS_CREDS: 'nats.credsFile',
+  SPADE_ROLES: 'host.roles',
+  SPADE_HOST_ID: 'host.id',
+  SPADE_RUN_DIR: 'run.dir',
+  SPADE_SEED: 'run.seed',
+  SPADE_REPLICAS: 'topology.replicas',
+  NATS_SERVER_BIN: 'nats.embedded.bin',
+};
+
+const LIST_PATHS = new Set(['nats.servers', 'host.roles']);
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>, path: string): void {
+  for (const [k, v] of Object.entries(over)) {
+    const p = path ? `${path}.${k}` : k;
+    if (isPlainObject(v) && isPlainObject(base[k])) deepMerge(base[k] as Record<string, unknown>, v, p);
+    else base[k] = clone(v);
+  }
+}
+
+/** Parses a CLI/env value: JSON when it parses (numbers, booleans, arrays), comma lists for list fields, else the string. */
+export function parseValue(path: string, raw: string): unknown {
+  if (LIST_PATHS.has(path) && !raw.trim().startsWith('[')) return raw.split(',').map((x) => x.trim()).filter(Boolean);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Sets `a.b.c` on `target`, creating role entries from defaults as needed. */
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  if (!/^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/.test(path)) throw new ConfigError(path, `${path}: not a config path (expected e.g. roles.sandbox.concurrency)`);
+  const parts = path.split('.');
+  let o = target;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const k = parts[i]!;
+    if (o[k] === undefined && parts[0] === 'roles' && i === 1) o[k] = { concurrency: 1, threads: 0, memoryMb: 1024, taskTimeoutMs: 600_000 };
+    if (!isPlainObject(o[k])) throw new ConfigError(path, `${parts.slice(0, i + 1).join('.')}: no such section (while setting ${path})`);
+    o = o[k] as Record<string, unknown>;
+  }
+  o[parts[parts.length - 1]!] = value;
+}
+
+async function readFileConfig(file: string): Promise<Record<string, unknown>> {
+  const abs = resolve(file);
+  let loaded: unknown;
+  try {
+    if (abs.endsWith('.json')) loaded = JSON.parse(readFileSync(abs, 'utf8'));
+    else loaded = ((await import(pathToFileURL(abs).href)) as { default?: unknown }).default;
+  } catch (err) {
+    throw new ConfigError('--config', `--config ${file}: cannot load (${(err as Error).message})`, err);
+  }
+  if (!isPlainObject(loaded)) throw new ConfigError('--config', `--config ${file}: expected an object (JSON, or a module whose default export is one)`);
+  return loaded;
+}
+
+/** Builds and validates the effective config. Throws ConfigError naming the first wrong field. */
+export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterConfig> {
+  const cfg = clone(defaults) as unknown as Record<string, unknown>;
+  if (sources.file) deepMerge(cfg, await readFileConfig(sources.file), '');
+  const env = sources.env ?? process.env;
+  for (const [name, path] of Object.entries(ENV_OVERRIDES)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') setPath(cfg, path, parseValue(path, raw));
+  }
+  for (const assignment of sources.set ?? []) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw new ConfigError('--set', `--set ${JSON.stringify(assignment)}: expected path=value, e.g. roles.echo.concurrency=4`);
+    const path = assignment.slice(0, eq).trim();
+    setPath(cfg, path, parseValue(path, assignment.slice(eq + 1)));
+  }
+  return validateConfig(cfg);
+}
+
+/** Validates a complete config object. */
+export function validateConfig(cfg: unknown): ClusterConfig {
+  const err = CLUSTER_CONFIG.check(cfg, 'config');
+  if (err) {
+    const field = err.slice(0, err.indexOf(':')).replace(/^config\.?/, '');
+    throw new ConfigError(field, err);
+  }
+  const c = cfg as ClusterConfig;
+  if (c.delivery.ackWaitMs <= 0) throw new ConfigError('delivery.ackWaitMs', 'config.delivery.ackWaitMs: must be positive');
+  if (c.host.memberTtlMs < 2 * c.host.heartbeatMs)
+    throw new ConfigError('host.memberTtlMs', `config.host.memberTtlMs: expected >= 2 × host.heartbeatMs (${2 * c.host.heartbeatMs}), got ${c.host.memberTtlMs}`);
+  if (c.nats.user !== undefined && c.nats.token !== undefined)
+    throw new ConfigError('nats.token', 'config.nats.token: set either nats.user/pass or nats.token, not both');
+  return c;
+}

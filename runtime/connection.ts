@@ -1,0 +1,60 @@
+// One NATS connection per host process, with the JetStream, KV and object-store clients built on it.
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { Objm } from '@nats-io/obj';
+import type { ClusterConfig } from './config-schema.js';
+import { ConfigError, RuntimeError } from './errors.js';
+
+export interface Connection {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  kvm: Kvm;
+  objm: Objm;
+  close(): Promise<void>;
+}
+
+export function connectionOptions(nats: ClusterConfig['nats'], name: string): NodeConnectionOptions {
+  const opts: NodeConnectionOptions = { servers: nats.servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false };
+  if (nats.user !== undefined) Object.assign(opts, { user: nats.user, pass: nats.pass ?? '' });
+  if (nats.token !== undefined) opts.token = nats.token;
+  if (nats.credsFile !== undefined) {
+    try {
+      opts.authenticator = credsAuthenticator(readFileSync(nats.credsFile));
+    } catch (err) {
+      throw new ConfigError('nats.credsFile', `config.nats.credsFile: cannot read ${nats.credsFile} (${(err as Error).message})`, err);
+    }
+  }
+  if (nats.tls) {
+    const tls: Record<string, string> = {};
+    if (nats.tls.caFile) tls.caFile = nats.tls.caFile;
+    if (nats.tls.certFile) tls.certFile = nats.tls.certFile;
+    if (nats.tls.keyFile) tls.keyFile = nats.tls.keyFile;
+    opts.tls = tls;
+  }
+  return opts;
+}
+
+/** Connects and builds the JetStream clients. `timeoutMs` bounds the first connect. */
+export async function openConnection(nats: ClusterConfig['nats'], name: string, timeoutMs = 10_000): Promise<Connection> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ ...connectionOptions(nats, name), timeout: timeoutMs });
+  } catch (err) {
+    throw new RuntimeError(`cannot connect to NATS at ${nats.servers.join(', ')}: ${(err as Error).message}`, { code: 'NATS_CONNECT', cause: err, data: { servers: nats.servers } });
+  }
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc, { timeout: timeoutMs });
+  return {
+    nc,
+    js,
+    jsm,
+    kvm: new Kvm(js),
+    objm: new Objm(js),
+    async close() {
+      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Membership: each host puts a heartbeat into a KV bucket whose TTL removes hosts that stop beating.
+import { hostname } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { KV } from '@nats-io/kv';
+import { MemberHeartbeat } from './message-types.js';
+import { decode, encode } from './messages.js';
+import type { Connection } from './connection.js';
+import { BUCKETS } from './subjects.js';
+
+export interface MemberStats {
+  inflight: number;
+  handled: number;
+  failed: number;
+  deadLettered: number;
+  draining: boolean;
+}
+
+
+export class Membership {
+  private timer: NodeJS.Timeout | undefined;
+  private kv: KV | undefined;
+  private readonly lag = monitorEventLoopDelay({ resolution: 20 });
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly conn: Connection,
+    readonly hostId: string,
+    private readonly roles: string[],
+    private readonly intervalMs: number,
+    private readonly stats: () => MemberStats,
+  ) {}
+
+  async start(): Promise<void> {
+    this.kv = await this.conn.kvm.open(BUCKETS.members);
+    this.lag.enable();
+    await this.beat();
+    this.timer = setInterval(() => void this.beat().catch(() => undefined), this.intervalMs);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    const lagMs = this.lag.max / 1e6;
+    this.lag.reset();
+    await this.kv!.put(
+      this.hostId,
+      encode(MemberHeartbeat, {
+        hostId: this.hostId,
+        hostname: hostname(),
+        pid: process.pid,
+        roles: this.roles,
+        startedAt: this.startedAt,
+        ts: Date.now(),
+        eventLoopLagMs: Number.isFinite(lagMs) ? lagMs : 0,
+        ...this.stats(),
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.lag.disable();
+    await this.kv?.delete(this.hostId).catch(() => undefined);
+  }
+}
+
+/** Reads the live members (entries younger than the bucket TTL). */
+export async function listMembers(conn: Connection) {
+  const kv = await conn.kvm.open(BUCKETS.members);
+  const out = [];
+  for await (const key of await kv.keys()) {
+    const e = await kv.get(key);
+    if (e && e.operation === 'PUT' && e.value.length) out.push(decode(MemberHeartbeat, e.value));
+  }
+  return out.sort((a, b) => a.hostId.localeCompare(b.hostId));
+}

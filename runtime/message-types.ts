@@ -1,0 +1,66 @@
+// The runtime's own message types: the test actor's job/result, dead letters, heartbeats, policy version, metrics.
+import { defineMessage } from './messages.js';
+import * as s from './schema.js';
+
+/** A unit of work for the runtime's `echo` test actor: `work` ms of simulated work, optional CPU burn on a worker thread. */
+export const EchoJob = defineMessage(
+  'echo.job',
+  1,
+  s.object({ id: s.string({ min: 1, max: 200 }), payload: s.bytes(), workMs: s.optional(s.int({ min: 0 })), failTimes: s.optional(s.int({ min: 0 })) }),
+);
+
+export const EchoResult = defineMessage(
+  'echo.result',
+  1,
+  s.object({ id: s.string({ min: 1, max: 200 }), host: s.string(), pid: s.int(), deliveryCount: s.int({ min: 1 }), bytes: s.int({ min: 0 }) }),
+);
+
+/** What the host publishes when a message cannot be processed: the reason and the original bytes. */
+export const DeadLetter = defineMessage(
+  'dead-letter',
+  1,
+  s.object({
+    reason: s.string(),
+    code: s.string(),
+    role: s.string(),
+    stream: s.string(),
+    consumer: s.string(),
+    subject: s.string(),
+    streamSeq: s.int({ min: 0 }),
+    deliveryCount: s.int({ min: 0 }),
+    host: s.string(),
+    ts: s.number(),
+    original: s.bytes(),
+  }),
+);
+
+export const MemberHeartbeat = defineMessage(
+  'member.heartbeat',
+  1,
+  s.object({
+    hostId: s.string(),
+    hostname: s.string(),
+    pid: s.int(),
+    roles: s.array(s.string()),
+    startedAt: s.number(),
+    ts: s.number(),
+    inflight: s.int({ min: 0 }),
+    handled: s.int({ min: 0 }),
+    failed: s.int({ min: 0 }),
+    deadLettered: s.int({ min: 0 }),
+    eventLoopLagMs: s.number({ min: 0 }),
+    draining: s.boolean(),
+  }),
+);
+
+export const PolicyVersion = defineMessage(
+  'policy.version',
+  1,
+  s.object({ version: s.int({ min: 0 }), object: s.string(), step: s.int({ min: 0 }), ts: s.number(), sha256: s.optional(s.string()) }),
+);
+
+export const Metric = defineMessage(
+  'metric',
+  1,
+  s.object({ role: s.string(), host: s.string(), ts: s.number(), name: s.string(), value: s.number(), tags: s.optional(s.record(s.string())) }),
+);

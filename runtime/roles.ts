@@ -1,0 +1,24 @@
+// The registry of roles a host can run: name → actor factory. `--role all` runs every one.
+import type { ActorFactory } from './actor.js';
+import { ConfigError } from './errors.js';
+import { createEchoActor } from '../actors/echo/echo-actor.js';
+
+export const ROLE_FACTORIES: Record<string, ActorFactory> = {
+  echo: () => createEchoActor(),
+};
+
+/** Roles that `all` expands to: every registered role. */
+export function defaultRoles(): string[] {
+  return Object.keys(ROLE_FACTORIES);
+}
+
+/** Expands `all` and checks that every role exists; throws ConfigError naming host.roles. */
+export function resolveRoles(requested: string[]): string[] {
+  const out = new Set<string>();
+  for (const r of requested) {
+    if (r === 'all') for (const d of defaultRoles()) out.add(d);
+    else if (ROLE_FACTORIES[r]) out.add(r);
+    else throw new ConfigError('host.roles', `config.host.roles: unknown role ${JSON.stringify(r)} (known: all, ${Object.keys(ROLE_FACTORIES).join(', ')})`);
+  }
+  return [...out];
+}

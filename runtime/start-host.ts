@@ -1,0 +1,140 @@
+// `spade start` / `node runtime/start.js`: load config, start the embedded nats-server when no
+// URL is configured, declare the topology, run this host's roles, drain cleanly on SIGTERM/SIGINT.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import type { ClusterConfig } from './config-schema.js';
+import { openConnection, type Connection } from './connection.js';
+import { UsageError } from './errors.js';
+import { ActorHost } from './host.js';
+import { startNatsServer, type NatsServerHandle } from './nats-server.js';
+import { resolveRoles, ROLE_FACTORIES } from './roles.js';
+import { ensureTopology } from './topology.js';
+
+export const START_HELP = `Usage: spade start [options]      (same as: node runtime/start.js [options])
+
+Runs actors of the given roles on this host, joined to the cluster through NATS JetStream.
+
+Options:
+  --role ROLE[,ROLE]   roles to run (repeatable); "all" = every role      [config host.roles]
+  --nats URL[,URL]     NATS servers; none = start an embedded nats-server  [SPADE_NATS_URL]
+  --config FILE        a JSON file or JS module with a partial config
+  --run-dir DIR        run directory (embedded server store, logs)        [SPADE_RUN_DIR]
+  --seed N             run seed                                           [SPADE_SEED]
+  --host-id ID         this host's id in membership (default hostname-pid)
+  --set PATH=VALUE     set any config field, e.g. --set roles.echo.concurrency=16 (repeatable)
+  -h, --help           show this help
+`;
+
+export interface StartedHost {
+  config: ClusterConfig;
+  conn: Connection;
+  host: ActorHost;
+  server: NatsServerHandle | undefined;
+  /** Drains the host, closes the connection and stops the embedded server. */
+  shutdown(): Promise<void>;
+}
+
+/** Parses start flags into config sources. Throws UsageError on unknown flags. */
+export function parseStartArgs(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        role: { type: 'string', multiple: true },
+        nats: { type: 'string' },
+        config: { type: 'string' },
+        'run-dir': { type: 'string' },
+        seed: { type: 'string' },
+        'host-id': { type: 'string' },
+        set: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${START_HELP}`);
+  }
+  const v = parsed.values;
+  const set = [...(v.set ?? [])];
+  if (v.role) set.push(`host.roles=${v.role.join(',')}`);
+  if (v.nats) set.push(`nats.servers=${v.nats}`);
+  if (v['run-dir']) set.push(`run.dir=${JSON.stringify(v['run-dir'])}`);
+  if (v.seed) set.push(`run.seed=${v.seed}`);
+  if (v['host-id']) set.push(`host.id=${JSON.stringify(v['host-id'])}`);
+  return { help: v.help === true, file: v.config, set };
+}
+
+export async function startHost(argv: string[], log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<StartedHost | undefined> {
+  const args = parseStartArgs(argv);
+  if (args.help) {
+    process.stdout.write(START_HELP);
+    return undefined;
+  }
+  const config = await loadConfig({ file: args.file, set: args.set });
+  const roles = resolveRoles(config.host.roles);
+  const hostId = config.host.id ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`;
+  let server: NatsServerHandle | undefined;
+  if (config.nats.servers.length === 0) {
+    const storeDir = resolve(config.run.dir, 'nats');
+    log(`starting embedded nats-server (store ${storeDir}) …`);
+    server = await startNatsServer({ storeDir, port: config.nats.embedded.port, bin: config.nats.embedded.bin });
+    config.nats.servers = [server.url];
+    mkdirSync(resolve(config.run.dir), { recursive: true });
+    writeFileSync(resolve(config.run.dir, 'nats.url'), `${server.url}\n`);
+    log(`embedded nats-server listening on ${server.url} (written to ${resolve(config.run.dir, 'nats.url')})`);
+  }
+  let conn: Connection | undefined;
+  try {
+    conn = await openConnection(config.nats, `spade-${hostId}`);
+    log('declaring streams, consumers, buckets …');
+    await ensureTopology(conn, config);
+    const host = new ActorHost({ conn, config, hostId, log });
+    await host.start(roles.map((r) => ROLE_FACTORIES[r]!), roles);
+    log(`host ${hostId} running roles [${roles.join(', ')}] on ${config.nats.servers.join(', ')}`);
+    const c = conn;
+    return {
+      config,
+      conn: c,
+      host,
+      server,
+      async shutdown() {
+        await host.stop();
+        await c.close();
+        await server?.stop();
+        if (server) rmSync(resolve(config.run.dir, 'nats.url'), { force: true });
+      },
+    };
+  } catch (err) {
+    await conn?.close().catch(() => undefined);
+    await server?.stop();
+    throw err;
+  }
+}
+
+/** Runs until SIGTERM/SIGINT, then drains and exits 0; a second signal exits at once. */
+export async function runStartCommand(argv: string[]): Promise<number> {
+  const started = await startHost(argv);
+  if (!started) return 0;
+  await new Promise<void>((resolveSignal) => {
+    let stopping = false;
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`${sig} again: exiting without drain\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      process.stderr.write(`${sig}: draining (up to ${started.config.host.drainTimeoutMs} ms) …\n`);
+      resolveSignal();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  await started.shutdown();
+  process.stderr.write('stopped cleanly\n');
+  return 0;
+}

@@ -1,0 +1,108 @@
+// The JetStream topology, declared once and created idempotently at start: work queues,
+// event streams, durable pull consumers, KV buckets and the weights object store.
+// Works against nats-server 2.9.x (no 2.10-only features such as multi-filter consumers).
+import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
+import type { ClusterConfig } from './config-schema.js';
+import type { Connection } from './connection.js';
+import { TopologyError } from './errors.js';
+import { BUCKETS, OBJECT_STORES, STREAMS, SUBJECTS, durableName } from './subjects.js';
+
+const NANOS = 1_000_000;
+
+export interface StreamDecl {
+  name: string;
+  subjects: string[];
+  kind: 'workqueue' | 'events';
+}
+
+export interface ConsumerDecl {
+  stream: string;
+  role: string;
+  filter: string;
+}
+
+export const STREAM_DECLS: StreamDecl[] = [
+  { name: STREAMS.jobsEcho, subjects: [SUBJECTS.jobEcho], kind: 'workqueue' },
+  { name: STREAMS.jobsDesign, subjects: [SUBJECTS.jobDesign], kind: 'workqueue' },
+  { name: STREAMS.jobsRollout, subjects: [SUBJECTS.jobRollout], kind: 'workqueue' },
+  { name: STREAMS.results, subjects: ['spade.result.>'], kind: 'events' },
+  { name: STREAMS.envs, subjects: ['spade.env.>'], kind: 'events' },
+  { name: STREAMS.trajectories, subjects: ['spade.traj.>'], kind: 'events' },
+  { name: STREAMS.metrics, subjects: ['spade.metrics.>'], kind: 'events' },
+  { name: STREAMS.deadLetters, subjects: ['spade.dlq.>'], kind: 'events' },
+];
+
+/** Durable pull consumers, one per (role, input). All replicas of a role share one. */
+export const CONSUMER_DECLS: ConsumerDecl[] = [
+  { stream: STREAMS.jobsEcho, role: 'echo', filter: SUBJECTS.jobEcho },
+  { stream: STREAMS.jobsDesign, role: 'designer', filter: SUBJECTS.jobDesign },
+  { stream: STREAMS.jobsRollout, role: 'agent', filter: SUBJECTS.jobRollout },
+];
+
+export function streamConfig(decl: StreamDecl, cfg: ClusterConfig): Partial<StreamConfig> & { name: string } {
+  const base = {
+    name: decl.name,
+    subjects: decl.subjects,
+    storage: cfg.topology.storage === 'memory' ? StorageType.Memory : StorageType.File,
+    num_replicas: cfg.topology.replicas,
+    duplicate_window: cfg.delivery.duplicateWindowMs * NANOS,
+    discard: DiscardPolicy.Old,
+  };
+  if (decl.kind === 'workqueue') return { ...base, retention: RetentionPolicy.Workqueue };
+  return { ...base, retention: RetentionPolicy.Limits, max_age: Math.round(cfg.topology.maxAgeHours * 3600 * 1000) * NANOS };
+}
+
+/** Creates or updates one durable consumer for `role` on `stream`. */
+export async function ensureConsumer(conn: Connection, decl: ConsumerDecl, cfg: ClusterConfig): Promise<string> {
+  const durable = durableName(decl.role);
+  const config = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: decl.filter,
+    ack_wait: cfg.delivery.ackWaitMs * NANOS,
+    // One more than the host's limit: the host dead-letters on the last delivery, even after a crash loop.
+    max_deliver: cfg.delivery.maxDeliver + 1,
+    max_ack_pending: cfg.delivery.maxAckPending,
+    num_replicas: cfg.topology.replicas,
+  };
+  try {
+    await conn.jsm.consumers.info(decl.stream, durable);
+    await conn.jsm.consumers.update(decl.stream, durable, {
+      ack_wait: config.ack_wait,
+      max_deliver: config.max_deliver,
+      max_ack_pending: config.max_ack_pending,
+    });
+  } catch (err) {
+    if (!/consumer not found/i.test(String((err as Error).message))) throw new TopologyError(`consumer ${decl.stream}/${durable}: ${(err as Error).message}`, decl as unknown as Record<string, unknown>, err);
+    await conn.jsm.consumers.add(decl.stream, config);
+  }
+  return durable;
+}
+
+async function ensureStream(conn: Connection, decl: StreamDecl, cfg: ClusterConfig): Promise<void> {
+  const want = streamConfig(decl, cfg);
+  try {
+    const info = await conn.jsm.streams.info(decl.name);
+    if (info.config.retention !== want.retention)
+      throw new TopologyError(`stream ${decl.name} exists with retention ${info.config.retention}, expected ${want.retention}: delete it or use another cluster`, { stream: decl.name });
+    const { name: _n, retention: _r, storage: _s, ...mutable } = want;
+    await conn.jsm.streams.update(decl.name, { ...info.config, ...mutable });
+  } catch (err) {
+    if (err instanceof TopologyError) throw err;
+    if (!/stream not found/i.test(String((err as Error).message))) throw new TopologyError(`stream ${decl.name}: ${(err as Error).message}`, { stream: decl.name }, err);
+    await conn.jsm.streams.add(want);
+  }
+}
+
+/** Declares everything. Safe to run concurrently from many hosts and on every start. */
+export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Promise<void> {
+  for (const decl of STREAM_DECLS) await ensureStream(conn, decl, cfg);
+  for (const decl of CONSUMER_DECLS) await ensureConsumer(conn, decl, cfg);
+  const replicas = cfg.topology.replicas;
+  const storage = cfg.topology.storage === 'memory' ? StorageType.Memory : StorageType.File;
+  await conn.kvm.create(BUCKETS.members, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
+  await conn.kvm.create(BUCKETS.policy, { history: 16, replicas, storage });
+  await conn.kvm.create(BUCKETS.envMemory, { history: 4, replicas, storage });
+  await conn.objm.create(OBJECT_STORES.weights, { replicas, storage });
+}
