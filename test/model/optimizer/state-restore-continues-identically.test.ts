@@ -1,0 +1,38 @@
+// Exporting the optimizer state and loading it into a new optimizer continues training bit-exactly.
+import t from 'tap';
+import { isOptimizerError } from '../../../model/errors.js';
+import { AdamW } from '../../../model/optimizer.js';
+import { caught, mulberry32 } from '../tokenizer/helpers.js';
+
+const rnd = mulberry32(3);
+const shapes: Array<[string, number]> = [['tok_embeddings.weight', 64], ['layers.0.attention.wq.weight', 48], ['norm.weight', 8]];
+const gradsAt = (): Map<string, Float32Array> => new Map(shapes.map(([n, k]) => [n, Float32Array.from({ length: k }, () => rnd() - 0.5)]));
+const options = { schedule: { peakLr: 0.01, warmupSteps: 3, decaySteps: 8, minLr: 0.001 } };
+
+t.test('continue after restore', async (t) => {
+  const params = new Map(shapes.map(([n, k]) => [n, Float32Array.from({ length: k }, () => rnd())]));
+  const gs = Array.from({ length: 6 }, gradsAt);
+  const a = new AdamW(options);
+  for (const g of gs.slice(0, 3)) a.update(params, g);
+  const saved = a.exportState();
+  const snapshot = new Map([...params].map(([n, p]) => [n, p.slice()]));
+  for (const g of gs.slice(3)) a.update(params, g);
+
+  const b = new AdamW(options);
+  b.loadState(saved);
+  t.equal(b.step, 3);
+  for (const g of gs.slice(3)) b.update(snapshot, g);
+  for (const [n, p] of params) t.ok(Buffer.from(p.buffer).equals(Buffer.from(snapshot.get(n)!.buffer)), `${n} bit-identical`);
+  t.same(b.exportState(), a.exportState(), 'states agree too');
+  saved.m.get('norm.weight')![0] = 123;
+  t.not(b.exportState().m.get('norm.weight')![0], 123, 'loadState copied, not aliased');
+});
+
+t.test('inconsistent state is refused', async (t) => {
+  const b = new AdamW(options);
+  const e = caught(() => b.loadState({ step: 1, m: new Map([['w', new Float32Array(2)]]), v: new Map() }));
+  t.ok(isOptimizerError(e), String(e));
+  b.loadState({ step: 1, m: new Map([['w', new Float32Array(2)]]), v: new Map([['w', new Float32Array(2)]]) });
+  const e2 = caught(() => b.update(new Map([['w', new Float32Array(3)]]), new Map([['w', new Float32Array(3)]])));
+  t.ok(isOptimizerError(e2) && /2 elements, the parameter 3/.test(String(e2)), String(e2));
+});
