@@ -1,0 +1,162 @@
+// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp)
+// and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
+// Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
+import ort from 'onnxruntime-node';
+import { buildSamplingGraph, buildTrainingGraph, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
+import { ModelOptionError } from './errors.js';
+import { GraphRunError, GraphRunner, emit, type RunnerOptions } from './graph/index.js';
+
+export type Weights = Map<string, Float32Array | Float64Array>;
+
+export interface ModelSessionOptions extends RunnerOptions {
+  /** float32 in production; float64 for gradient checks (weights and float feeds must then be Float64Array). */
+  dtype?: 'float32' | 'float64';
+  /** Which graphs to compile. */
+  graphs?: ('train' | 'sample')[];
+}
+
+export const DEFAULT_MODEL_SESSION_OPTIONS = { dtype: 'float32' as const, graphs: ['train', 'sample'] as ('train' | 'sample')[] };
+
+export function validateModelSessionOptions(o: ModelSessionOptions = {}): Required<Pick<ModelSessionOptions, 'dtype' | 'graphs'>> & RunnerOptions {
+  const r = { ...DEFAULT_MODEL_SESSION_OPTIONS, ...o };
+  if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new ModelOptionError('dtype', "'float32' or 'float64'", r.dtype);
+  if (!Array.isArray(r.graphs) || r.graphs.some((g) => g !== 'train' && g !== 'sample')) throw new ModelOptionError('graphs', "a list of 'train' | 'sample'", r.graphs);
+  return r;
+}
+
+export interface TrainBatch {
+  /** Token ids, row-major (B, T). */
+  tokens: BigInt64Array;
+  batch: number;
+  time: number;
+  /** (B, T-1): 1 where the log-prob of token t+1 counts. */
+  mask: Float32Array | Float64Array;
+  /** (B, T-1): d objective / d logp. */
+  dlogp: Float32Array | Float64Array;
+}
+
+export interface TrainResult {
+  /** (B, T-1): log-prob of token t+1 given tokens 0..t. */
+  logp: Float32Array | Float64Array;
+  /** Masked mean negative log-likelihood (a diagnostic; gradients follow dlogp, not this). */
+  loss: number;
+  grads: Map<string, Float32Array | Float64Array>;
+}
+
+/** Per layer (B, K, P, D) keys and values, as returned by the previous step. */
+export interface KvCache {
+  k: ort.Tensor[];
+  v: ort.Tensor[];
+}
+
+export interface SampleStep {
+  tokens: BigInt64Array; // (B, S)
+  positions: BigInt64Array; // (B, S)
+  /** (B, S, P+S): 0 to attend, -1e9 to mask. */
+  bias: Float32Array | Float64Array;
+  batch: number;
+  steps: number;
+  past: KvCache;
+}
+
+export interface SampleResult {
+  logpLast: Float32Array | Float64Array; // (B, V)
+  present: KvCache; // (B, K, P+S, D)
+}
+
+export class ModelSession {
+  readonly shapes: Map<string, number[]>;
+  private weightCache = new Map<string, { src: Float32Array | Float64Array; t: ort.Tensor }>();
+
+  private constructor(
+    readonly config: ResolvedDecoderConfig,
+    readonly dtype: 'float32' | 'float64',
+    readonly trainRunner: GraphRunner | null,
+    readonly sampleRunner: GraphRunner | null,
+  ) {
+    this.shapes = parameterShapes(config);
+  }
+
+  static async create(config: DecoderConfig, options: ModelSessionOptions = {}): Promise<ModelSession> {
+    const c = validateDecoderConfig(config);
+    const o = validateModelSessionOptions(options);
+    // onnxruntime's extended fusions (QuickGelu for x·sigmoid(x)) have float32 kernels only.
+    if (o.dtype === 'float64' && options.graphOptimizationLevel === undefined) o.graphOptimizationLevel = 'basic';
+    let train: GraphRunner | null = null, sample: GraphRunner | null = null;
+    if (o.graphs.includes('train')) {
+      const t = buildTrainingGraph(c, o.dtype);
+      train = await GraphRunner.create(emit(t.graph, t.outputs, 'decoder-train'), o);
+    }
+    if (o.graphs.includes('sample')) {
+      const s = buildSamplingGraph(c, o.dtype);
+      sample = await GraphRunner.create(emit(s.graph, s.outputs, 'decoder-sample'), o);
+    }
+    return new ModelSession(c, o.dtype, train, sample);
+  }
+
+  /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
+  private weightFeeds(weights: Weights): Record<string, ort.Tensor> {
+    const feeds: Record<string, ort.Tensor> = {};
+    for (const [name, shape] of this.shapes) {
+      const src = weights.get(name);
+      if (!src) throw new GraphRunError(`missing weight ${name}`, { input: name });
+      const hit = this.weightCache.get(name);
+      if (hit && hit.src === src) feeds[name] = hit.t;
+      else {
+        const t = new ort.Tensor(this.dtype, src, shape);
+        this.weightCache.set(name, { src, t });
+        feeds[name] = t;
+      }
+    }
+    return feeds;
+  }
+
+  async train(batch: TrainBatch, weights: Weights): Promise<TrainResult> {
+    if (!this.trainRunner) throw new GraphRunError('this session was created without the training graph');
+    const { batch: B, time: T } = batch;
+    const out = await this.trainRunner.run({
+      ...this.weightFeeds(weights),
+      tokens: new ort.Tensor('int64', batch.tokens, [B, T]),
+      loss_mask: new ort.Tensor(this.dtype, batch.mask, [B, T - 1]),
+      dlogp: new ort.Tensor(this.dtype, batch.dlogp, [B, T - 1]),
+    });
+    const grads = new Map<string, Float32Array | Float64Array>();
+    for (const name of this.shapes.keys()) grads.set(name, out[`grad.${name}`]!.data as Float32Array);
+    return { logp: out['logp']!.data as Float32Array, loss: Number(out['loss']!.data[0]), grads };
+  }
+
+  /** An empty cache for `batch` rows (P = 0). */
+  emptyCache(batch: number): KvCache {
+    const { kvHeads: K, width, heads, layers } = this.config;
+    const make = (): ort.Tensor => new ort.Tensor(this.dtype, this.dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [batch, K, 0, width / heads]);
+    return { k: Array.from({ length: layers }, make), v: Array.from({ length: layers }, make) };
+  }
+
+  async step(step: SampleStep, weights: Weights): Promise<SampleResult> {
+    if (!this.sampleRunner) throw new GraphRunError('this session was created without the sampling graph');
+    const { batch: B, steps: S } = step;
+    const P = step.past.k[0]?.dims[2] ?? 0;
+    const feeds: Record<string, ort.Tensor> = {
+      ...this.weightFeeds(weights),
+      tokens: new ort.Tensor('int64', step.tokens, [B, S]),
+      positions: new ort.Tensor('int64', step.positions, [B, S]),
+      attn_bias: new ort.Tensor(this.dtype, step.bias, [B, S, P + S]),
+    };
+    for (let i = 0; i < this.config.layers; i++) {
+      feeds[`past.${i}.k`] = step.past.k[i]!;
+      feeds[`past.${i}.v`] = step.past.v[i]!;
+    }
+    const out = await this.sampleRunner.run(feeds);
+    const present: KvCache = { k: [], v: [] };
+    for (let i = 0; i < this.config.layers; i++) {
+      present.k.push(out[`present.${i}.k`]!);
+      present.v.push(out[`present.${i}.v`]!);
+    }
+    return { logpLast: out['logp_last']!.data as Float32Array, present };
+  }
+
+  async release(): Promise<void> {
+    await this.trainRunner?.release();
+    await this.sampleRunner?.release();
+  }
+}
