@@ -135,6 +135,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
   });
   await started.shutdown();
-  process.stderr.write('stopped cleanly\n');
+  const st = started.host.stats;
+  process.stderr.write(`stopped cleanly (handled=${st.handled} failed=${st.failed} dead-lettered=${st.deadLettered} naked=${st.naked})\n`);
   return 0;
 }
