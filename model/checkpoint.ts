@@ -1,0 +1,247 @@
+// A checkpoint is a directory: model.safetensors (F32 weights), config.json (model config, tokenizer
+// reference, policy version, step), tokenizer.json, and optionally optimizer.safetensors + optimizer.json.
+// Saving is atomic (a temp directory renamed into place); loading validates against a shape table.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import {
+  CheckpointConfigError, CheckpointError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
+} from './errors.js';
+import type { AdamWState } from './optimizer.js';
+import { decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
+import { Tokenizer, type TokenizerJson } from './tokenizer.js';
+
+export const CHECKPOINT_FILES = {
+  weights: 'model.safetensors',
+  config: 'config.json',
+  tokenizer: 'tokenizer.json',
+  optimizer: 'optimizer.safetensors',
+  optimizerJson: 'optimizer.json',
+} as const;
+
+/** Parameter name -> shape; the decoder's parameterShapes(config) is one. */
+export type ShapeTable = ReadonlyMap<string, readonly number[]> | Readonly<Record<string, readonly number[]>>;
+
+export interface CheckpointConfig {
+  format: 'spade-checkpoint';
+  version: 1;
+  /** The model config (layers, width, heads, ...), stored as given. */
+  model: Record<string, unknown>;
+  tokenizer: { file: string; name: string; kind: string; vocabSize: number; sha256: string };
+  policyVersion: number;
+  /** Optimizer updates applied to these weights. */
+  step: number;
+}
+
+export interface CheckpointContents {
+  model: Record<string, unknown>;
+  params: ReadonlyMap<string, Float32Array>;
+  shapes: ShapeTable;
+  tokenizer: Tokenizer | TokenizerJson;
+  policyVersion: number;
+  step: number;
+  optimizer?: AdamWState;
+}
+
+export interface LoadCheckpointOptions {
+  /** Expected parameters; without it the file's own names and shapes are taken as they are. */
+  shapes?: ShapeTable;
+  /** Weight dtypes accepted (and converted to F32). Default F32 only: anything else is a mismatch. */
+  dtypes?: readonly FloatDtype[];
+  /** Read the optimizer state when present (default true). */
+  optimizer?: boolean;
+}
+
+export interface LoadedCheckpoint {
+  config: CheckpointConfig;
+  params: Map<string, Float32Array>;
+  tokenizer: Tokenizer;
+  optimizer?: AdamWState;
+}
+
+const entriesOf = (t: ShapeTable): Array<[string, readonly number[]]> =>
+  t instanceof Map ? [...t] : Object.entries(t as Record<string, readonly number[]>);
+
+/** Writes the checkpoint to `dir`, replacing an existing one only once the new one is complete. */
+export async function saveCheckpoint(dir: string, c: CheckpointContents): Promise<void> {
+  const shapes = new Map(entriesOf(c.shapes));
+  for (const name of c.params.keys()) if (!shapes.has(name)) throw new UnexpectedTensorError(name, CHECKPOINT_FILES.weights);
+  const tensors: Array<[string, { shape: readonly number[]; data: Float32Array }]> = [];
+  for (const [name, shape] of shapes) {
+    const data = c.params.get(name);
+    if (data === undefined) throw new MissingTensorError(name, CHECKPOINT_FILES.weights);
+    if (data.length !== numel(shape)) throw new ShapeMismatchError(name, shape, [data.length], CHECKPOINT_FILES.weights);
+    tensors.push([name, { shape, data }]);
+  }
+  const tokJson = c.tokenizer instanceof Tokenizer ? c.tokenizer.toJSON() : c.tokenizer;
+  const tokText = JSON.stringify(tokJson);
+  const config: CheckpointConfig = {
+    format: 'spade-checkpoint',
+    version: 1,
+    model: c.model,
+    tokenizer: {
+      file: CHECKPOINT_FILES.tokenizer, name: tokJson.name, kind: tokJson.kind, vocabSize: tokJson.vocabSize,
+      sha256: createHash('sha256').update(tokText).digest('hex'),
+    },
+    policyVersion: c.policyVersion,
+    step: c.step,
+  };
+  const files: Array<[string, Uint8Array | string]> = [
+    [CHECKPOINT_FILES.weights, encodeSafetensors(tensors, { format: 'pt' })],
+    [CHECKPOINT_FILES.tokenizer, tokText],
+    [CHECKPOINT_FILES.config, JSON.stringify(config, null, 2) + '\n'],
+  ];
+  if (c.optimizer !== undefined) {
+    const moments: Array<[string, { shape: readonly number[]; data: Float32Array }]> = [];
+    for (const [name, m] of c.optimizer.m) {
+      const shape = shapes.get(name);
+      const v = c.optimizer.v.get(name);
+      if (shape === undefined) throw new UnexpectedTensorError(`m.${name}`, CHECKPOINT_FILES.optimizer);
+      if (v === undefined) throw new MissingTensorError(`v.${name}`, CHECKPOINT_FILES.optimizer);
+      if (m.length !== numel(shape)) throw new ShapeMismatchError(`m.${name}`, shape, [m.length], CHECKPOINT_FILES.optimizer);
+      if (v.length !== numel(shape)) throw new ShapeMismatchError(`v.${name}`, shape, [v.length], CHECKPOINT_FILES.optimizer);
+      moments.push([`m.${name}`, { shape, data: m }], [`v.${name}`, { shape, data: v }]);
+    }
+    files.push([CHECKPOINT_FILES.optimizer, encodeSafetensors(moments)]);
+    files.push([CHECKPOINT_FILES.optimizerJson, JSON.stringify({ step: c.optimizer.step }) + '\n']);
+  }
+
+  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(tmp);
+    for (const [name, data] of files) await writeDurably(join(tmp, name), data);
+    await syncDir(tmp);
+    const existing = await stat(dir).catch(() => undefined);
+    if (existing === undefined) {
+      await rename(tmp, dir);
+    } else {
+      // A directory cannot be renamed over a non-empty one: move the old aside first. At every
+      // moment one complete checkpoint exists under dir or the aside name.
+      const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await rename(dir, old);
+      await rename(tmp, dir);
+      await rm(old, { recursive: true, force: true });
+    }
+    await syncDir(dirname(dir));
+  } catch (cause) {
+    await rm(tmp, { recursive: true, force: true });
+    if (cause instanceof CheckpointError) throw cause;
+    throw new CheckpointError(`cannot write checkpoint ${dir}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
+  }
+}
+
+/** Reads a checkpoint and checks every tensor's name, dtype and shape. */
+export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
+  const config = parseConfig(await readText(join(dir, CHECKPOINT_FILES.config)), CHECKPOINT_FILES.config);
+  const tokText = await readText(join(dir, config.tokenizer.file));
+  if (createHash('sha256').update(tokText).digest('hex') !== config.tokenizer.sha256) {
+    throw new CheckpointConfigError('tokenizer file does not match the sha256 recorded in config.json', config.tokenizer.file, 'tokenizer.sha256');
+  }
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(JSON.parse(tokText) as TokenizerJson);
+  } catch (cause) {
+    throw new CheckpointConfigError(`invalid tokenizer: ${(cause as Error).message}`, config.tokenizer.file, 'tokenizer', cause);
+  }
+  const weights = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.weights)), CHECKPOINT_FILES.weights);
+  const expected = options.shapes === undefined ? undefined : new Map(entriesOf(options.shapes));
+  const params = checkTensors(weights, expected, options.dtypes ?? ['F32'], CHECKPOINT_FILES.weights);
+  const result: LoadedCheckpoint = { config, params, tokenizer };
+  if (options.optimizer !== false && (await stat(join(dir, CHECKPOINT_FILES.optimizer)).catch(() => undefined))) {
+    const table = new Map([...params].map(([n, p]) => [n, expected?.get(n) ?? weights.tensors.get(n)!.shape] as const));
+    const both = new Map<string, readonly number[]>();
+    for (const [n, s] of table) both.set(`m.${n}`, s).set(`v.${n}`, s);
+    const file = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.optimizer)), CHECKPOINT_FILES.optimizer);
+    // The state may cover only parameters that were trained so far: require m and v in pairs.
+    for (const n of file.tensors.keys()) {
+      const twin = n.startsWith('m.') ? `v.${n.slice(2)}` : `m.${n.slice(2)}`;
+      if (!both.has(n)) throw new UnexpectedTensorError(n, CHECKPOINT_FILES.optimizer);
+      if (!file.tensors.has(twin)) throw new MissingTensorError(twin, CHECKPOINT_FILES.optimizer);
+    }
+    const present = new Map([...both].filter(([n]) => file.tensors.has(n)));
+    const moments = checkTensors(file, present, ['F32'], CHECKPOINT_FILES.optimizer);
+    const json = parseJson(await readText(join(dir, CHECKPOINT_FILES.optimizerJson)), CHECKPOINT_FILES.optimizerJson) as { step?: unknown };
+    if (!(Number.isInteger(json.step) && (json.step as number) >= 0)) {
+      throw new CheckpointConfigError('step must be an integer >= 0', CHECKPOINT_FILES.optimizerJson, 'step');
+    }
+    const m = new Map<string, Float32Array>(), v = new Map<string, Float32Array>();
+    for (const [n, a] of moments) (n.startsWith('m.') ? m : v).set(n.slice(2), a);
+    result.optimizer = { step: json.step as number, m, v };
+  }
+  return result;
+}
+
+function checkTensors(
+  file: SafetensorsContents, expected: ReadonlyMap<string, readonly number[]> | undefined,
+  dtypes: readonly FloatDtype[], fileName: string,
+): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  const names = expected === undefined ? [...file.tensors.keys()].sort() : [...expected.keys()];
+  for (const name of names) {
+    const t = file.tensors.get(name);
+    if (t === undefined) throw new MissingTensorError(name, fileName);
+    if (!(dtypes as readonly string[]).includes(t.dtype)) throw new DtypeMismatchError(name, dtypes, t.dtype, fileName);
+    const want = expected?.get(name);
+    if (want !== undefined && (want.length !== t.shape.length || want.some((d, i) => d !== t.shape[i]))) {
+      throw new ShapeMismatchError(name, want, t.shape, fileName);
+    }
+    out.set(name, toFloat32(t, name, fileName));
+  }
+  if (expected !== undefined) for (const name of [...file.tensors.keys()].sort()) if (!expected.has(name)) throw new UnexpectedTensorError(name, fileName);
+  return out;
+}
+
+function parseConfig(text: string, file: string): CheckpointConfig {
+  const c = parseJson(text, file) as Partial<CheckpointConfig>;
+  const need = (ok: boolean, field: string, what: string): void => {
+    if (!ok) throw new CheckpointConfigError(`${field} must be ${what}`, file, field);
+  };
+  need(c.format === 'spade-checkpoint' && c.version === 1, 'format/version', '"spade-checkpoint"/1');
+  need(c.model !== null && typeof c.model === 'object', 'model', 'an object');
+  need(c.tokenizer !== null && typeof c.tokenizer === 'object' && typeof c.tokenizer.file === 'string' && typeof c.tokenizer.sha256 === 'string',
+    'tokenizer', 'an object with file and sha256');
+  need(/^[\w.-]+$/.test(c.tokenizer!.file), 'tokenizer.file', 'a file name inside the checkpoint');
+  need(Number.isInteger(c.policyVersion) && c.policyVersion! >= 0, 'policyVersion', 'an integer >= 0');
+  need(Number.isInteger(c.step) && c.step! >= 0, 'step', 'an integer >= 0');
+  return c as CheckpointConfig;
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new CheckpointConfigError(`not valid JSON (${(cause as Error).message})`, file, undefined, cause);
+  }
+}
+
+async function readBytes(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (cause) {
+    throw new CheckpointError(`cannot read ${path}: ${(cause as Error).message}`, { code: 'CHECKPOINT_READ', cause, file: basename(path) });
+  }
+}
+
+async function readText(path: string): Promise<string> {
+  return Buffer.from(await readBytes(path)).toString('utf8');
+}
+
+
+async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
+  const fh = await open(path, 'wx');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function syncDir(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
