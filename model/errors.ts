@@ -180,8 +180,9 @@ export class ProviderUnavailableError extends ProviderError {
 /** The provider is shipped but could not start a session on this machine (no driver, no adapter, ...). */
 export class ProviderInitError extends ProviderError {
   constructor(provider: string, available: readonly string[], reason: string, cause: unknown) {
+    const others = available.filter((p) => p !== provider);
     super(
-      `execution provider "${provider}" failed to start: ${reason}; available: ${available.join(', ')}`,
+      `execution provider "${provider}" failed to start: ${reason}; other available providers: ${others.join(', ') || 'none'}`,
       provider,
       available,
       'PROVIDER_INIT',
