@@ -1,0 +1,31 @@
+// Public entry of the model engine: tokenizer, optimizer and schedule, checkpoints, execution
+// providers (this block), and the graph builder, decoder and sessions (the block below).
+
+export * from './errors.js';
+export {
+  Tokenizer, byteTokenizer, loadTokenizer, validateTokenizerJson, DEFAULT_TOKENIZER, SPECIAL_TOKENS, FIRST_SPECIAL_ID,
+  FIRST_MERGE_ID, type SpecialToken, type TurnRole, type TokenizerJson,
+} from './tokenizer.js';
+export { trainTokenizer, expandInputs, readDocuments, DEFAULT_TOKENIZER_INPUTS, type TrainTokenizerOptions } from './bpe-corpus.js';
+export { PRETOKENIZER_NAME } from './bpe-pretokenize.js';
+export {
+  AdamW, DEFAULT_ADAMW_OPTIONS, validateAdamWOptions, decayAllButNormsAndBiases, type AdamWOptions, type AdamWState, type AdamWStepResult,
+} from './optimizer.js';
+export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, type LrScheduleOptions } from './lr-schedule.js';
+export {
+  saveCheckpoint, loadCheckpoint, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
+  type LoadCheckpointOptions, type LoadedCheckpoint,
+} from './checkpoint.js';
+export {
+  encodeSafetensors, decodeSafetensors, toFloat32, toFloat64, FLOAT_DTYPES, type FloatDtype, type StoredTensor, type TensorToWrite,
+  type SafetensorsContents,
+} from './safetensors.js';
+export {
+  resolveExecutionProvider, listExecutionProviders, availableExecutionProviders, EXECUTION_PROVIDERS, CUDA_INSTALL_HINT,
+  type ExecutionProviderName, type ProviderInfo, type ResolvedProvider,
+} from './providers.js';
+
+// ---- graph builder, autodiff, decoder, sessions, sampler (owned by the decoder work; extend here) ----
+export * from './graph/index.js';
+export * from './decoder.js';
+export * from './session.js';
