@@ -79,20 +79,23 @@
     if (s.length >= 2 && s[0] === "'" && s[s.length - 1] === "'") return s.slice(1, -1);
     return s;
   }
+  const IDENT = /[A-Za-z0-9_.]/, IDENT_START = /[A-Za-z_]/;
   /**
    * All tool calls `name(args)` in the text, in order, as [{ name, args }]. args is the parsed JSON when the text
    * inside the parentheses is JSON (`{"path":"/"}`, `"/"`, `3`), {} when empty, else the raw trimmed text.
    */
   function parseCalls(text) {
     const s = String(text), out = [];
-    const re = /([A-Za-z_][A-Za-z0-9_.]*)\(/g;
-    let m;
-    while ((m = re.exec(s)) !== null) {
-      const open = m.index + m[0].length - 1;
+    // Scan for "(" and walk back over the name: linear time, unlike a backtracking regex on long junk input.
+    for (let open = s.indexOf('('); open >= 0; open = s.indexOf('(', open + 1)) {
+      let start = open;
+      while (start > 0 && IDENT.test(s[start - 1])) start--;
+      while (start < open && !IDENT_START.test(s[start])) start++;
+      if (start === open) continue;
       const end = closeParen(s, open);
       if (end < 0) break;
-      out.push({ name: m[1], args: parseArgs(s.slice(open + 1, end - 1)) });
-      re.lastIndex = end;
+      out.push({ name: s.slice(start, open), args: parseArgs(s.slice(open + 1, end - 1)) });
+      open = end - 1;
     }
     return out;
   }

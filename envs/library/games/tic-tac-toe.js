@@ -54,6 +54,7 @@ function afterUncached(b, i) {
 
 export function oracle(observation) {
   const b = observation.split('\n').slice(0, 3).join(' ').split(' ');
+  if (free(b).length === 9) return '1'; // a corner opening; searching the empty board would take too long
   let best = free(b)[0];
   for (const i of free(b)) if (after(b, i) > after(b, best)) best = i;
   return String(best + 1);

@@ -13,7 +13,7 @@ export default class Env {
       const p = kit.pick([1, 2, 3, -1, -2]), q = kit.pick([1, 2, 3, -1, -2, -3]);
       t = [kit.randInt(1, 6), kit.randInt(1, 6)];
       while (t.length < 7) t.push(p * t[t.length - 1] + q * t[t.length - 2]);
-    } while (t[1] * t[1] === t[0] * t[2] || t.some((x) => Math.abs(x) > 5000)); // p, q must be recoverable
+    } while (t[1] * t[1] === t[0] * t[2] || Math.abs(t[6]) < 10 || t.some((x) => Math.abs(x) > 5000)); // p, q recoverable, answer not guessable
     this.next = t[6];
     return { observation: `Sequence: ${t.slice(0, 6).join(', ')}, ?\nWhat is the next term?` };
   }

@@ -8,7 +8,8 @@ export const spec = {
 
 export default class Env {
   reset(seed) {
-    this.target = kit.randInt(20, 72);
+    do this.target = kit.randInt(20, 72);
+    while (this.target % 9 === 0); // else always answering 9 would win
     this.total = 0;
     this.left = Math.ceil(this.target / 9);
     return { observation: `Target ${this.target}. Total 0. Additions left: ${this.left}.` };

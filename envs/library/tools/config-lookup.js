@@ -26,7 +26,7 @@ export default class Env {
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
-    const path = String((call.args && call.args.path) || '').replace(/\/+$/, '') || '/';
+    const path = String((call.args && call.args.path) || '').slice(0, 200).replace(/\/+$/, '') || '/';
     this.turns += 1;
     let out;
     if (call.name === 'ls') {
