@@ -1,0 +1,252 @@
+// Batched generation over concurrent requests: a request that arrives while a batch runs is prefilled and joins at
+// the next decode step; weights swap only between steps, and every token records the policy version that sampled it.
+import { KvBatch } from './kv-batch.js';
+import { ModelOptionError } from './errors.js';
+import { SamplerClosedError, StaleWeightsError } from './sampler-errors.js';
+import type { KvCache, ModelSession, Weights } from './session.js';
+import { pickToken, seededUniform, type PickOptions } from './token-pick.js';
+
+/** Text in and out; the project's Tokenizer satisfies it. */
+export interface TextCodec {
+  encode(text: string): number[];
+  decode(ids: ArrayLike<number>): string;
+}
+
+export interface SamplerOptions {
+  /** Most rows decoded together; later requests wait for a free row. */
+  maxBatch?: number;
+  /** Token ids that end a generation (e.g. the end-of-turn special token); they are kept in the output tokens. */
+  stopTokens?: number[];
+  seed?: number;
+}
+
+export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0 };
+
+export function validateSamplerOptions(o: SamplerOptions = {}): Required<SamplerOptions> {
+  const r = { ...DEFAULT_SAMPLER_OPTIONS, ...o };
+  if (!Number.isInteger(r.maxBatch) || r.maxBatch < 1) throw new ModelOptionError('maxBatch', 'a positive integer', r.maxBatch);
+  if (!Array.isArray(r.stopTokens) || r.stopTokens.some((t) => !Number.isInteger(t))) throw new ModelOptionError('stopTokens', 'an array of token ids', r.stopTokens);
+  if (!Number.isInteger(r.seed)) throw new ModelOptionError('seed', 'an integer', r.seed);
+  return r;
+}
+
+export interface SampleRequest {
+  /** Token ids, or text when the sampler has a codec. */
+  prompt: number[] | string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Strings that end the generation; the text is cut before the first one. */
+  stop?: string[];
+  signal?: AbortSignal;
+}
+
+export type FinishReason = 'stop' | 'length' | 'context' | 'cancelled';
+
+export interface SampleOutput {
+  text: string;
+  tokens: number[];
+  /** Per token: log π(token) at temperature 1, the quantity the training graph recomputes. */
+  logprobs: number[];
+  /** Per token: log-probability under the distribution actually drawn from (temperature, top-p). */
+  sampleLogprobs: number[];
+  /** Per token: the weights version that produced it. */
+  versions: number[];
+  /** Version of the first token (the versions list says whether a swap happened mid-generation). */
+  version: number;
+  finishReason: FinishReason;
+}
+
+interface Row {
+  req: Required<Omit<SampleRequest, 'signal' | 'prompt'>> & { signal?: AbortSignal };
+  prompt: number[];
+  out: SampleOutput;
+  /** Tokens in the cache so far; the next fed token sits at this position. */
+  len: number;
+  last: number;
+  done: FinishReason | null;
+  resolve: (o: SampleOutput) => void;
+  reject: (e: unknown) => void;
+}
+
+export class Sampler {
+  readonly options: Required<SamplerOptions>;
+  private weights: Weights;
+  private version: number;
+  private next: { weights: Weights; version: number } | null = null;
+  private readonly pending: Row[] = [];
+  private rows: Row[] = [];
+  private batch: KvBatch;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private readonly uniform: () => number;
+  /** Decode steps run so far (a clock for tests and metrics). */
+  steps = 0;
+  /** Called after every decode step with the step count; lets callers act between steps without polling. */
+  onStep: ((steps: number) => void) | null = null;
+
+  constructor(private readonly session: ModelSession, weights: Weights, version: number, private readonly codec: TextCodec | null = null, options: SamplerOptions = {}) {
+    this.options = validateSamplerOptions(options);
+    this.weights = weights;
+    this.version = version;
+    this.uniform = seededUniform(this.options.seed);
+    const c = session.config;
+    this.batch = KvBatch.empty(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
+  }
+
+  get policyVersion(): number { return this.next?.version ?? this.version; }
+  get activeRows(): number { return this.rows.length; }
+
+  /** New weights take effect before the next step; tokens already sampled keep their version. */
+  setWeights(weights: Weights, version: number): void {
+    if (version <= this.policyVersion) throw new StaleWeightsError(this.policyVersion, version);
+    this.next = { weights, version };
+  }
+
+  generate(request: SampleRequest): Promise<SampleOutput> {
+    if (this.closed) return Promise.reject(new SamplerClosedError());
+    const req = {
+      temperature: request.temperature ?? 1, topP: request.topP ?? 1, maxTokens: request.maxTokens ?? 64, stop: request.stop ?? [],
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
+    if (!(req.temperature >= 0)) throw new ModelOptionError('temperature', 'a number >= 0', req.temperature);
+    if (!(req.topP > 0 && req.topP <= 1)) throw new ModelOptionError('topP', 'a number in (0, 1]', req.topP);
+    if (!Number.isInteger(req.maxTokens) || req.maxTokens < 1) throw new ModelOptionError('maxTokens', 'a positive integer', req.maxTokens);
+    let prompt: number[];
+    if (typeof request.prompt === 'string') {
+      if (!this.codec) throw new ModelOptionError('prompt', 'token ids (this sampler has no text codec)', 'a string');
+      prompt = this.codec.encode(request.prompt);
+    } else prompt = request.prompt;
+    const ctx = this.session.config.contextLength;
+    if (prompt.length < 1 || prompt.length >= ctx) throw new ModelOptionError('prompt', `1 to ${ctx - 1} tokens`, `${prompt.length} tokens`);
+    return new Promise((resolve, reject) => {
+      const row: Row = {
+        req, prompt, len: 0, last: -1, done: null, resolve, reject,
+        out: { text: '', tokens: [], logprobs: [], sampleLogprobs: [], versions: [], version: -1, finishReason: 'length' },
+      };
+      if (req.signal?.aborted) return this.finish(row, 'cancelled');
+      req.signal?.addEventListener('abort', () => {
+        if (row.done) return;
+        const waiting = this.pending.indexOf(row);
+        if (waiting >= 0) {
+          this.pending.splice(waiting, 1);
+          this.finish(row, 'cancelled');
+        } else row.done = 'cancelled'; // running: dropped before the next step
+      }, { once: true });
+      this.pending.push(row);
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    // Errors reach the requests through reject(); the loop's own promise never rejects.
+    this.running ??= this.loop().finally(() => {
+      this.running = null;
+      if (this.pending.length && !this.closed) this.kick();
+    });
+  }
+
+  /** Stops taking requests; waiting and running ones end with SamplerClosedError. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+  }
+
+  private finish(row: Row, reason: FinishReason): void {
+    row.done = reason;
+    row.out.finishReason = reason;
+    if (this.codec) {
+      const ids = row.out.tokens.filter((t) => !this.options.stopTokens.includes(t));
+      let text = this.codec.decode(ids);
+      const cut = Math.min(...row.req.stop.map((s) => text.indexOf(s)).filter((i) => i >= 0));
+      if (Number.isFinite(cut)) text = text.slice(0, cut);
+      row.out.text = text;
+    }
+    row.resolve(row.out);
+  }
+
+  private sample(row: Row, logp: Float32Array | Float64Array, offset: number): void {
+    const V = this.session.config.vocab;
+    const view = logp.subarray(offset * V, (offset + 1) * V);
+    const pick = pickToken(view, row.req as PickOptions, this.uniform);
+    row.out.tokens.push(pick.token);
+    row.out.logprobs.push(view[pick.token]!);
+    row.out.sampleLogprobs.push(pick.sampleLogprob);
+    row.out.versions.push(this.version);
+    if (row.out.version < 0) row.out.version = this.version;
+    row.last = pick.token;
+    if (this.options.stopTokens.includes(pick.token)) row.done = 'stop';
+    else if (row.req.stop.length && this.codec) {
+      const text = this.codec.decode(row.out.tokens);
+      if (row.req.stop.some((s) => text.includes(s))) row.done = 'stop';
+    }
+    if (!row.done && row.out.tokens.length >= row.req.maxTokens) row.done = 'length';
+    if (!row.done && row.len >= this.session.config.contextLength) row.done = 'context';
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (!this.closed && (this.pending.length || this.rows.length)) {
+        if (this.next) {
+          ({ weights: this.weights, version: this.version } = this.next);
+          this.next = null;
+        }
+        const joining = await this.admit();
+        for (const j of joining) if (j.row.done) this.finish(j.row, j.row.done); // finished on its first token
+        const joiners = joining.filter((j) => !j.row.done);
+        const keep = this.rows.flatMap((r, i) => (r.done ? [] : [i]));
+        for (const r of this.rows) if (r.done) this.finish(r, r.done);
+        if (keep.length !== this.rows.length || joiners.length) {
+          this.batch.repack(keep, joiners.map((j) => j.cache));
+          this.rows = [...keep.map((i) => this.rows[i]!), ...joiners.map((j) => j.row)];
+        }
+        if (this.rows.length) await this.decode();
+      }
+    } catch (err) {
+      for (const r of [...this.rows, ...this.pending.splice(0)]) if (!r.done) r.reject(err);
+      this.rows = [];
+      this.batch.repack([], []);
+    } finally {
+      if (this.closed) {
+        for (const r of [...this.rows, ...this.pending.splice(0)]) if (!r.done) r.reject(new SamplerClosedError());
+        this.rows = [];
+      }
+    }
+  }
+
+  /** Prefills waiting requests (one at a time, B = 1) up to maxBatch rows and samples their first token. */
+  private async admit(): Promise<{ row: Row; cache: KvCache }[]> {
+    const joined: { row: Row; cache: KvCache }[] = [];
+    while (this.pending.length && this.rows.length + joined.length < this.options.maxBatch) {
+      const row = this.pending.shift()!;
+      if (row.done) { this.finish(row, row.done); continue; }
+      const L = row.prompt.length;
+      const bias = this.session.dtype === 'float64' ? new Float64Array(L * L) : new Float32Array(L * L);
+      for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) bias[i * L + j] = -1e9;
+      const r = await this.session.step({
+        tokens: BigInt64Array.from(row.prompt, BigInt), positions: BigInt64Array.from({ length: L }, (_, i) => BigInt(i)),
+        bias, batch: 1, steps: L, past: this.session.emptyCache(1),
+      }, this.weights);
+      row.len = L;
+      this.sample(row, r.logpLast, 0);
+      joined.push({ row, cache: r.present });
+    }
+    return joined;
+  }
+
+  private async decode(): Promise<void> {
+    const B = this.rows.length;
+    const r = await this.session.step({
+      tokens: BigInt64Array.from(this.rows, (row) => BigInt(row.last)),
+      positions: BigInt64Array.from(this.rows, (row) => BigInt(row.len)),
+      bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.cache,
+    }, this.weights);
+    this.batch.appendStep(r.present);
+    this.steps++;
+    this.rows.forEach((row, b) => {
+      row.len++;
+      if (!row.done) this.sample(row, r.logpLast, b); // a row cancelled mid-step ignores its token
+    });
+    this.onStep?.(this.steps);
+  }
+}

@@ -1,0 +1,57 @@
+// Picks the next token from one row of log-probs: temperature, nucleus (top-p) truncation, seeded draw.
+// Pure, so the sampler's randomness is testable without a model.
+
+export interface PickOptions {
+  /** 0 = greedy. */
+  temperature: number;
+  /** Keep the smallest set of most likely tokens whose probability reaches topP (1 = all). */
+  topP: number;
+}
+
+export interface Pick {
+  token: number;
+  /** Log-probability of the token under the distribution it was actually drawn from (after temperature and top-p). */
+  sampleLogprob: number;
+}
+
+/** Deterministic uniform [0, 1) generator (mulberry32). */
+export function seededUniform(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function pickToken(logp: ArrayLike<number>, o: PickOptions, uniform: () => number): Pick {
+  const V = logp.length;
+  if (o.temperature === 0) {
+    let best = 0;
+    for (let i = 1; i < V; i++) if (logp[i]! > logp[best]!) best = i;
+    return { token: best, sampleLogprob: 0 };
+  }
+  let max = -Infinity;
+  for (let i = 0; i < V; i++) max = Math.max(max, logp[i]! / o.temperature);
+  const p = new Float64Array(V);
+  let z = 0;
+  for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! / o.temperature - max);
+  let order: number[] | null = null;
+  let mass = z;
+  if (o.topP < 1) {
+    order = [...Array(V).keys()].sort((a, b) => p[b]! - p[a]!);
+    let acc = 0, k = 0;
+    while (k < V && acc < o.topP * z) acc += p[order[k++]!]!;
+    order = order.slice(0, Math.max(k, 1));
+    mass = acc;
+  }
+  let r = uniform() * mass;
+  const ids = order ?? [...Array(V).keys()];
+  let token = ids[ids.length - 1]!;
+  for (const i of ids) {
+    r -= p[i]!;
+    if (r < 0) { token = i; break; }
+  }
+  return { token, sampleLogprob: Math.log(p[token]! / mass) };
+}

@@ -1,0 +1,16 @@
+// A tiny decoder, weights that make greedy outputs vary, and a one-letter-per-token codec for sampler tests.
+import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import type { TextCodec } from '../../../model/sampler.js';
+
+export const TINY: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 48, vocab: 26, ffnHidden: 48 };
+
+export function tinyWeights(seed: number): Map<string, Float32Array> {
+  const w = initParameters(TINY, seed);
+  for (const [n, a] of w) if (!n.includes('norm')) for (let i = 0; i < a.length; i++) a[i] = a[i]! * 20;
+  return w;
+}
+
+export const LETTERS: TextCodec = {
+  encode: (s) => [...s].map((c) => c.charCodeAt(0) - 97),
+  decode: (ids) => Array.from(ids, (i) => String.fromCharCode(97 + i)).join(''),
+};
