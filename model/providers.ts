@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import onnxProto from 'onnx-proto';
 import ort from 'onnxruntime-node';
-import { ProviderInitError, ProviderUnavailableError } from './errors.js';
+import { ModelError, ProviderInitError, ProviderUnavailableError } from './errors.js';
 
 export const EXECUTION_PROVIDERS = ['cpu', 'webgpu', 'cuda'] as const;
 export type ExecutionProviderName = (typeof EXECUTION_PROVIDERS)[number];
@@ -102,7 +102,9 @@ async function runProbe(name: ExecutionProviderName): Promise<void> {
   try {
     const out = await session.run({ x: new ort.Tensor('float32', Float32Array.of(1, 2), [2]) });
     const y = out.y?.data as Float32Array | undefined;
-    if (y?.[0] !== 2 || y[1] !== 4) throw new Error(`probe computed ${y ? [...y].join(',') : 'nothing'} for 2x[1,2]`);
+    if (y?.[0] !== 2 || y[1] !== 4) {
+      throw new ModelError(`probe computed ${y ? [...y].join(',') : 'nothing'} for 2·[1, 2]`, { code: 'PROVIDER_PROBE' });
+    }
   } finally {
     await session.release();
   }

@@ -1,6 +1,6 @@
 // The safetensors format: an 8-byte little-endian header length, a JSON header naming each tensor's
 // dtype, shape and byte range, then the tensors back to back. Writes F32/F64; reads F32/F64/F16/BF16.
-import { CorruptFileError, DtypeMismatchError, TruncatedFileError } from './errors.js';
+import { CorruptFileError, DtypeMismatchError, ShapeMismatchError, TruncatedFileError } from './errors.js';
 
 /** Bytes per element of every dtype the header may name (only the float ones convert to arrays). */
 export const DTYPE_SIZES: Readonly<Record<string, number>> = {
@@ -40,9 +40,7 @@ export function encodeSafetensors(tensors: Iterable<[string, TensorToWrite]>, me
   if (Object.keys(metadata).length > 0) header.__metadata__ = metadata;
   let offset = 0;
   for (const [name, t] of entries) {
-    if (numel(t.shape) !== t.data.length) {
-      throw new CorruptFileError(`tensor "${name}" has ${t.data.length} elements but shape [${t.shape.join(', ')}]`);
-    }
+    if (numel(t.shape) !== t.data.length) throw new ShapeMismatchError(name, t.shape, [t.data.length]);
     const dtype = t.data instanceof Float64Array ? 'F64' : 'F32';
     header[name] = { dtype, shape: [...t.shape], data_offsets: [offset, offset + t.data.byteLength] };
     offset += t.data.byteLength;
