@@ -64,6 +64,9 @@ const entriesOf = (t: ShapeTable): Array<[string, readonly number[]]> =>
 
 /** Writes the checkpoint to `dir`, replacing an existing one only once the new one is complete. */
 export async function saveCheckpoint(dir: string, c: CheckpointContents): Promise<void> {
+  for (const field of ['policyVersion', 'step'] as const) {
+    if (!(Number.isInteger(c[field]) && c[field] >= 0)) throw new CheckpointConfigError(`${field} must be an integer >= 0 (got ${c[field]})`, CHECKPOINT_FILES.config, field);
+  }
   const shapes = new Map(entriesOf(c.shapes));
   for (const name of c.params.keys()) if (!shapes.has(name)) throw new UnexpectedTensorError(name, CHECKPOINT_FILES.weights);
   const tensors: Array<[string, { shape: readonly number[]; data: Float32Array }]> = [];
@@ -142,6 +145,11 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
     tokenizer = new Tokenizer(JSON.parse(tokText) as TokenizerJson);
   } catch (cause) {
     throw new CheckpointConfigError(`invalid tokenizer: ${(cause as Error).message}`, config.tokenizer.file, 'tokenizer', cause);
+  }
+  // The embedding may be padded past the tokenizer's vocab, never short of it (ids would fall off the table).
+  const modelVocab = config.model.vocab;
+  if (typeof modelVocab === 'number' && modelVocab < tokenizer.vocabSize) {
+    throw new CheckpointConfigError(`model.vocab ${modelVocab} is smaller than the tokenizer's vocab ${tokenizer.vocabSize}`, CHECKPOINT_FILES.config, 'model.vocab');
   }
   const weights = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.weights)), CHECKPOINT_FILES.weights);
   const expected = options.shapes === undefined ? undefined : new Map(entriesOf(options.shapes));

@@ -79,6 +79,10 @@ t.test('config and tokenizer', async (t) => {
   await writeFile(join(dir, CHECKPOINT_FILES.tokenizer), JSON.stringify({ ...byteTokenizer().toJSON(), name: 'other' }));
   e = await caughtAsync(() => loadCheckpoint(dir));
   t.ok(e instanceof CheckpointConfigError && /sha256/.test(String(e)), String(e));
+  await writeFile(join(dir, CHECKPOINT_FILES.tokenizer), JSON.stringify(byteTokenizer().toJSON()));
+  await writeFile(configPath, JSON.stringify({ ...config, model: { vocab: 100 } }));
+  e = await caughtAsync(() => loadCheckpoint(dir));
+  t.ok(e instanceof CheckpointConfigError && e.field === 'model.vocab' && /smaller than the tokenizer's vocab 272/.test(String(e)), String(e));
   e = await caughtAsync(() => loadCheckpoint(join(dir, 'nope')));
   t.ok(isCheckpointError(e) && /cannot read/.test(String(e)), String(e));
 });
@@ -89,4 +93,6 @@ t.test('saving validates too', async (t) => {
   params.set('norm.weight', new Float32Array(3));
   const e = await caughtAsync(() => saveCheckpoint(join(root, 'x'), { model, params, shapes: SHAPES, tokenizer: byteTokenizer(), policyVersion: 0, step: 0 }));
   t.ok(e instanceof ShapeMismatchError && e.tensor === 'norm.weight', String(e));
+  const e2 = await caughtAsync(() => saveCheckpoint(join(root, 'y'), { model, params: makeParams(), shapes: SHAPES, tokenizer: byteTokenizer(), policyVersion: 1.5, step: 0 }));
+  t.ok(e2 instanceof CheckpointConfigError && e2.field === 'policyVersion', String(e2));
 });
