@@ -29,3 +29,6 @@ export {
 export * from './graph/index.js';
 export * from './decoder.js';
 export * from './session.js';
+export * from './sampler.js';
+export * from './sampler-errors.js';
+export * from './token-pick.js';
