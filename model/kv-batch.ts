@@ -52,18 +52,20 @@ export class KvBatch {
       srcRows.push({ cache: c, row: 0, P: L, slots: [...Array(L).keys()] });
     }
     const B = srcRows.length;
+    // Copy contiguous runs of valid slots at once: [from, to) in the source, starting at `at` in the packed row.
+    const withRuns = srcRows.map((r) => ({ ...r, runs: runsOf(r.slots) }));
     const newP = Math.max(0, ...srcRows.map((s) => s.slots.length));
     const alloc = (): Float32Array | Float64Array => (this.dtype === 'float64' ? new Float64Array(B * K! * newP * D!) : new Float32Array(B * K! * newP * D!));
     const next: KvCache = { k: [], v: [] };
     for (let l = 0; l < layers; l++) {
       for (const which of ['k', 'v'] as const) {
         const out = alloc();
-        srcRows.forEach((s, b) => {
+        withRuns.forEach((s, b) => {
           const src = s.cache[which][l]!.data as Float32Array;
           for (let h = 0; h < K!; h++) {
             const dstBase = ((b * K! + h) * newP) * D!;
             const srcBase = ((s.row * K! + h) * s.P) * D!;
-            s.slots.forEach((j, n) => out.set(src.subarray(srcBase + j * D!, srcBase + (j + 1) * D!), dstBase + n * D!));
+            for (const [from, to, at] of s.runs) out.set(src.subarray(srcBase + from * D!, srcBase + to * D!), dstBase + at * D!);
           }
         });
         next[which].push(new ort.Tensor(this.dtype, out, [B, K!, newP, D!]));
@@ -72,4 +74,14 @@ export class KvBatch {
     this.cache = next;
     this.valid = srcRows.map((s) => { const v = new Uint8Array(newP); v.fill(1, 0, s.slots.length); return v; });
   }
+}
+
+function runsOf(slots: readonly number[]): [number, number, number][] {
+  const runs: [number, number, number][] = [];
+  slots.forEach((j, n) => {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === j) last[1]++;
+    else runs.push([j, j + 1, n]);
+  });
+  return runs;
 }

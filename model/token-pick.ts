@@ -37,21 +37,27 @@ export function pickToken(logp: ArrayLike<number>, o: PickOptions, uniform: () =
   const p = new Float64Array(V);
   let z = 0;
   for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! / o.temperature - max);
-  let order: number[] | null = null;
-  let mass = z;
+  // Nucleus: the smallest threshold whose tokens (p >= threshold, ties included) hold topP of the mass. A native
+  // numeric sort of the values is several times faster than sorting indices with a comparator.
+  let threshold = 0;
   if (o.topP < 1) {
-    order = [...Array(V).keys()].sort((a, b) => p[b]! - p[a]!);
-    let acc = 0, k = 0;
-    while (k < V && acc < o.topP * z) acc += p[order[k++]!]!;
-    order = order.slice(0, Math.max(k, 1));
-    mass = acc;
+    const sorted = Float64Array.from(p).sort();
+    let acc = 0;
+    for (let k = V - 1; k >= 0; k--) {
+      acc += sorted[k]!;
+      threshold = sorted[k]!;
+      if (acc >= o.topP * z) break;
+    }
   }
+  let mass = 0;
+  for (let i = 0; i < V; i++) if (p[i]! >= threshold) mass += p[i]!;
   let r = uniform() * mass;
-  const ids = order ?? [...Array(V).keys()];
-  let token = ids[ids.length - 1]!;
-  for (const i of ids) {
+  let token = -1;
+  for (let i = 0; i < V; i++) {
+    if (p[i]! < threshold) continue;
+    token = i; // the last eligible token absorbs rounding at the end of the scan
     r -= p[i]!;
-    if (r < 0) { token = i; break; }
+    if (r < 0) break;
   }
   return { token, sampleLogprob: Math.log(p[token]! / mass) };
 }
