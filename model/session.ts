@@ -114,6 +114,11 @@ export class ModelSession {
   async train(batch: TrainBatch, weights: Weights): Promise<TrainResult> {
     if (!this.trainRunner) throw new GraphRunError('this session was created without the training graph');
     const { batch: B, time: T } = batch;
+    if (!Number.isInteger(T) || T < 2 || T > this.config.contextLength) throw new ModelOptionError('time', `an integer in [2, ${this.config.contextLength}]`, T);
+    this.checkTokens(batch.tokens, B * T);
+    for (const f of ['mask', 'dlogp'] as const) {
+      if (batch[f].length !== B * (T - 1)) throw new ModelOptionError(f, `${B * (T - 1)} values (B x (T-1))`, `${batch[f].length} values`);
+    }
     const out = await this.trainRunner.run({
       ...this.weightFeeds(weights),
       tokens: new ort.Tensor('int64', batch.tokens, [B, T]),
@@ -136,6 +141,12 @@ export class ModelSession {
     if (!this.sampleRunner) throw new GraphRunError('this session was created without the sampling graph');
     const { batch: B, steps: S } = step;
     const P = step.past.k[0]?.dims[2] ?? 0;
+    this.checkTokens(step.tokens, B * S);
+    if (step.positions.length !== B * S) throw new ModelOptionError('positions', `${B * S} values (B x S)`, `${step.positions.length} values`);
+    for (const p of step.positions) {
+      if (p < 0n || p >= BigInt(this.config.contextLength)) throw new ModelOptionError('positions', `values in [0, ${this.config.contextLength})`, Number(p));
+    }
+    if (step.bias.length !== B * S * (P + S)) throw new ModelOptionError('bias', `${B * S * (P + S)} values (B x S x (P+S))`, `${step.bias.length} values`);
     const feeds: Record<string, ort.Tensor> = {
       ...this.weightFeeds(weights),
       tokens: new ort.Tensor('int64', step.tokens, [B, S]),
@@ -153,6 +164,12 @@ export class ModelSession {
       present.v.push(out[`present.${i}.v`]!);
     }
     return { logpLast: out['logp_last']!.data as Float32Array, present };
+  }
+
+  private checkTokens(tokens: BigInt64Array, n: number): void {
+    if (tokens.length !== n) throw new ModelOptionError('tokens', `${n} ids`, `${tokens.length} ids`);
+    const V = BigInt(this.config.vocab);
+    for (const t of tokens) if (t < 0n || t >= V) throw new ModelOptionError('tokens', `ids in [0, ${this.config.vocab})`, Number(t));
   }
 
   async release(): Promise<void> {

@@ -45,3 +45,14 @@ t.test('prefill + decode reproduces training-graph log-probs (GQA, batch 2)', as
   console.log(`# parity max abs diff ${maxDiff.toExponential(3)} over ${compared} tokens; logp range ${Math.min(...train.logp).toFixed(2)}..${Math.max(...train.logp).toFixed(2)}`);
   await s.release();
 });
+
+t.test('bad feeds fail before onnxruntime with the field named', async (t) => {
+  const s = await ModelSession.create(config);
+  const w = initParameters(config, 1);
+  const ones = new Float32Array(3).fill(1);
+  const fieldOf = async (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: { name: string; field: string }) => `${e.name}:${e.field}`);
+  t.equal(await fieldOf(s.train({ tokens: BigInt64Array.of(1n, 2n, 99n, 3n), batch: 1, time: 4, mask: ones, dlogp: ones }, w)), 'ModelOptionError:tokens');
+  t.equal(await fieldOf(s.train({ tokens: BigInt64Array.of(1n, 2n, 3n, 4n), batch: 1, time: 4, mask: ones.subarray(1), dlogp: ones }, w)), 'ModelOptionError:mask');
+  t.equal(await fieldOf(s.step({ tokens: BigInt64Array.of(1n), positions: BigInt64Array.of(32n), bias: new Float32Array(1), batch: 1, steps: 1, past: s.emptyCache(1) }, w)), 'ModelOptionError:positions');
+  await s.release();
+});
