@@ -1,6 +1,13 @@
 // Game: Mastermind, four pegs over six colours with repeats, ten guesses.
 const COLOURS = 'ABCDEF';
-const ALL = kit.range(1296).map((n) => kit.range(4).map((i) => COLOURS[Math.floor(n / 6 ** (3 - i)) % 6]).join(''));
+// All 1296 codes, built on first use by the oracle so that loading the module stays cheap.
+let all = null;
+function allCodes() {
+  if (all) return all;
+  all = [];
+  for (const a of COLOURS) for (const b of COLOURS) for (const c of COLOURS) for (const d of COLOURS) all.push(a + b + c + d);
+  return all;
+}
 
 // [exact, misplaced] for a guess against a secret.
 function score(guess, secret) {
@@ -19,7 +26,7 @@ export const spec = {
 
 export default class Env {
   reset(seed) {
-    this.secret = kit.pick(ALL);
+    this.secret = kit.range(4).map(() => kit.pick(COLOURS)).join('');
     this.left = 10;
     return { observation: 'Guess the code (four letters A-F).' };
   }
@@ -35,7 +42,7 @@ export default class Env {
 }
 
 export function oracle(observation, history) {
-  let cands = ALL;
+  let cands = allCodes();
   const results = history.slice(1).map((h) => h.observation).concat(observation);
   history.forEach(({ action }, i) => {
     const [exact, near] = kit.parseNumbers(results[i]);

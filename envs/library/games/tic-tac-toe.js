@@ -31,6 +31,9 @@ export default class Env {
   }
 }
 
+// Best second X move (a cell number) after X took cell 1 and O took cell i + 1, found by the search below.
+const SECOND = [0, 4, 4, 2, 6, 3, 2, 3, 3];
+
 // Expected win probability for X to move, against the scripted O (expectimax over O's random choices).
 function value(b) {
   let best = 0;
@@ -54,7 +57,9 @@ function afterUncached(b, i) {
 
 export function oracle(observation) {
   const b = observation.split('\n').slice(0, 3).join(' ').split(' ');
-  if (free(b).length === 9) return '1'; // a corner opening; searching the empty board would take too long
+  // Opening book: the first two moves would need the largest searches (corner first, then the best reply to O).
+  if (free(b).length === 9) return '1';
+  if (free(b).length === 7 && b[0] === 'X') return String(SECOND[b.indexOf('O')]);
   let best = free(b)[0];
   for (const i of free(b)) if (after(b, i) > after(b, best)) best = i;
   return String(best + 1);
