@@ -1,5 +1,5 @@
-// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp)
-// and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
+// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp),
+// a scoring pass (log-probs only, for objectives whose dlogp depends on logp) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
 // Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
 import ort from 'onnxruntime-node';
 import { buildSamplingGraph, buildTrainingGraph, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
@@ -11,16 +11,19 @@ export type Weights = Map<string, Float32Array | Float64Array>;
 export interface ModelSessionOptions extends RunnerOptions {
   /** float32 in production; float64 for gradient checks (weights and float feeds must then be Float64Array). */
   dtype?: 'float32' | 'float64';
-  /** Which graphs to compile. */
-  graphs?: ('train' | 'sample')[];
+  /** Which graphs to compile: 'score' is the training graph's forward half, emitted from the same definition. */
+  graphs?: GraphKind[];
 }
 
-export const DEFAULT_MODEL_SESSION_OPTIONS = { dtype: 'float32' as const, graphs: ['train', 'sample'] as ('train' | 'sample')[] };
+export type GraphKind = 'train' | 'score' | 'sample';
+const KINDS: readonly GraphKind[] = ['train', 'score', 'sample'];
+
+export const DEFAULT_MODEL_SESSION_OPTIONS = { dtype: 'float32' as const, graphs: ['train', 'score', 'sample'] as GraphKind[] };
 
 export function validateModelSessionOptions(o: ModelSessionOptions = {}): Required<Pick<ModelSessionOptions, 'dtype' | 'graphs'>> & RunnerOptions {
   const r = { ...DEFAULT_MODEL_SESSION_OPTIONS, ...o };
   if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new ModelOptionError('dtype', "'float32' or 'float64'", r.dtype);
-  if (!Array.isArray(r.graphs) || r.graphs.some((g) => g !== 'train' && g !== 'sample')) throw new ModelOptionError('graphs', "a list of 'train' | 'sample'", r.graphs);
+  if (!Array.isArray(r.graphs) || r.graphs.some((g) => !KINDS.includes(g))) throw new ModelOptionError('graphs', "a list of 'train' | 'score' | 'sample'", r.graphs);
   return r;
 }
 
@@ -72,6 +75,7 @@ export class ModelSession {
     readonly config: ResolvedDecoderConfig,
     readonly dtype: 'float32' | 'float64',
     readonly trainRunner: GraphRunner | null,
+    readonly scoreRunner: GraphRunner | null,
     readonly sampleRunner: GraphRunner | null,
   ) {
     this.shapes = parameterShapes(config);
@@ -82,16 +86,18 @@ export class ModelSession {
     const o = validateModelSessionOptions(options);
     // onnxruntime's extended fusions (QuickGelu for x·sigmoid(x)) have float32 kernels only.
     if (o.dtype === 'float64' && options.graphOptimizationLevel === undefined) o.graphOptimizationLevel = 'basic';
-    let train: GraphRunner | null = null, sample: GraphRunner | null = null;
-    if (o.graphs.includes('train')) {
+    let train: GraphRunner | null = null, score: GraphRunner | null = null, sample: GraphRunner | null = null;
+    if (o.graphs.includes('train') || o.graphs.includes('score')) {
       const t = buildTrainingGraph(c, o.dtype);
-      train = await GraphRunner.create(emit(t.graph, t.outputs, 'decoder-train'), o);
+      if (o.graphs.includes('train')) train = await GraphRunner.create(emit(t.graph, t.outputs, 'decoder-train'), o);
+      // Emission keeps only what logp and loss need, so this is the forward pass alone.
+      if (o.graphs.includes('score')) score = await GraphRunner.create(emit(t.graph, { logp: t.outputs['logp']!, loss: t.outputs['loss']! }, 'decoder-score'), o);
     }
     if (o.graphs.includes('sample')) {
       const s = buildSamplingGraph(c, o.dtype);
       sample = await GraphRunner.create(emit(s.graph, s.outputs, 'decoder-sample'), o);
     }
-    return new ModelSession(c, o.dtype, train, sample);
+    return new ModelSession(c, o.dtype, train, score, sample);
   }
 
   /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
@@ -113,21 +119,32 @@ export class ModelSession {
 
   async train(batch: TrainBatch, weights: Weights): Promise<TrainResult> {
     if (!this.trainRunner) throw new GraphRunError('this session was created without the training graph');
-    const { batch: B, time: T } = batch;
-    if (!Number.isInteger(T) || T < 2 || T > this.config.contextLength) throw new ModelOptionError('time', `an integer in [2, ${this.config.contextLength}]`, T);
-    this.checkTokens(batch.tokens, B * T);
-    for (const f of ['mask', 'dlogp'] as const) {
-      if (batch[f].length !== B * (T - 1)) throw new ModelOptionError(f, `${B * (T - 1)} values (B x (T-1))`, `${batch[f].length} values`);
-    }
-    const out = await this.trainRunner.run({
-      ...this.weightFeeds(weights),
-      tokens: new ort.Tensor('int64', batch.tokens, [B, T]),
-      loss_mask: new ort.Tensor(this.dtype, batch.mask, [B, T - 1]),
-      dlogp: new ort.Tensor(this.dtype, batch.dlogp, [B, T - 1]),
-    });
+    const out = await this.trainRunner.run(this.batchFeeds(batch, weights, true));
     const grads = new Map<string, Float32Array | Float64Array>();
     for (const name of this.shapes.keys()) grads.set(name, out[`grad.${name}`]!.data as Float32Array);
     return { logp: out['logp']!.data as Float32Array, loss: Number(out['loss']!.data[0]), grads };
+  }
+
+  /** Log-probs and loss without gradients (dlogp is not needed and may be omitted). */
+  async score(batch: Omit<TrainBatch, 'dlogp'> & { dlogp?: TrainBatch['dlogp'] }, weights: Weights): Promise<Omit<TrainResult, 'grads'>> {
+    if (!this.scoreRunner) throw new GraphRunError('this session was created without the scoring graph');
+    const out = await this.scoreRunner.run(this.batchFeeds(batch, weights, false));
+    return { logp: out['logp']!.data as Float32Array, loss: Number(out['loss']!.data[0]) };
+  }
+
+  private batchFeeds(batch: Omit<TrainBatch, 'dlogp'> & { dlogp?: TrainBatch['dlogp'] }, weights: Weights, needDlogp: boolean): Record<string, ort.Tensor> {
+    const { batch: B, time: T } = batch;
+    if (!Number.isInteger(T) || T < 2 || T > this.config.contextLength) throw new ModelOptionError('time', `an integer in [2, ${this.config.contextLength}]`, T);
+    this.checkTokens(batch.tokens, B * T);
+    const feeds: Record<string, ort.Tensor> = { ...this.weightFeeds(weights), tokens: new ort.Tensor('int64', batch.tokens, [B, T]) };
+    for (const [f, input] of [['mask', 'loss_mask'], ['dlogp', 'dlogp']] as const) {
+      const v = batch[f];
+      if (!v && (f === 'mask' || needDlogp)) throw new ModelOptionError(f, `${B * (T - 1)} values (B x (T-1))`, v);
+      if (!v) continue;
+      if (v.length !== B * (T - 1)) throw new ModelOptionError(f, `${B * (T - 1)} values (B x (T-1))`, `${v.length} values`);
+      feeds[input] = new ort.Tensor(this.dtype, v, [B, T - 1]);
+    }
+    return feeds;
   }
 
   /** An empty cache for `batch` rows (P = 0). */
@@ -174,6 +191,7 @@ export class ModelSession {
 
   async release(): Promise<void> {
     await this.trainRunner?.release();
+    await this.scoreRunner?.release();
     await this.sampleRunner?.release();
   }
 }

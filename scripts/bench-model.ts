@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   const B = num('batch'), T = num('time');
   const weights = initParameters(config, 1);
-  const trainSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['train'] });
+  const trainSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['train', 'score'] });
   const tokens = BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 31 + 7) % config.vocab));
   const mask = new Float32Array(B * (T - 1)).fill(1);
   const dlogp = new Float32Array(B * (T - 1)).fill(-1 / (B * (T - 1)));
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   const achieved = flops / stepMs / 1e6;
   const mfu = achieved / peak.gflops;
   console.log(`training step B=${B} T=${T}: ${stepMs.toFixed(1)} ms median, ${(flops / 1e9).toFixed(2)} GFLOP, ${achieved.toFixed(1)} GFLOP/s = ${(mfu * 100).toFixed(1)}% of MatMul peak`);
+  const scoreMs = await timeIt(() => trainSession.score({ tokens, batch: B, time: T, mask }, weights), repeats);
+  console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
   await trainSession.release();
 
   const sampleSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['sample'] });
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   console.log(`peak RSS ${peakRssMb.toFixed(0)} MB`);
   console.log(JSON.stringify({
     bench: 'model', config, params, threads, matmulPeakGflops: +peak.gflops.toFixed(1), matmulPeakN: peak.n,
-    trainStepMs: +stepMs.toFixed(2), trainBatch: B, trainTime: T, trainGflops: +achieved.toFixed(1), trainMfu: +mfu.toFixed(3),
+    trainStepMs: +stepMs.toFixed(2), trainBatch: B, trainTime: T, trainGflops: +achieved.toFixed(1), trainMfu: +mfu.toFixed(3), scoreMs: +scoreMs.toFixed(2),
     samplingTokensPerSecB1: +sampling['b1']!.toFixed(1), samplingTokensPerSecB32: +sampling['b32']!.toFixed(1), peakRssMb: +peakRssMb.toFixed(0),
   }));
 }

@@ -14,6 +14,9 @@ t.test('prefill + decode reproduces training-graph log-probs (GQA, batch 2)', as
   const tokens = BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 7 + 3) % config.vocab));
   const ones = new Float32Array(B * (T - 1)).fill(1);
   const train = await s.train({ tokens, batch: B, time: T, mask: ones, dlogp: ones }, weights);
+  const scored = await s.score({ tokens, batch: B, time: T, mask: ones }, weights);
+  t.same([...scored.logp], [...train.logp], 'the forward-only scoring graph gives the training graph\'s log-probs');
+  t.equal(scored.loss, train.loss);
 
   const row = (b: number, from: number, to: number): bigint[] => [...tokens.slice(b * T + from, b * T + to)];
   const bias = new Float32Array(B * prefill * prefill);
