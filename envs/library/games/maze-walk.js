@@ -27,7 +27,6 @@ export default class Env {
     }
     this.pos = [0, 0];
     this.exit = [ROWS - 1, COLS - 1];
-    this.turns = 0;
     return { observation: this.look() };
   }
   look() {
@@ -36,11 +35,10 @@ export default class Env {
   }
   step(action) {
     const d = ORDER.find((x) => kit.norm(action).startsWith(x));
-    this.turns += 1;
-    if (!d || !this.open[this.pos.join(',')].includes(d)) return { observation: `Bump! ${this.look()}`, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    if (!d || !this.open[this.pos.join(',')].includes(d)) return { observation: `Bump! ${this.look()}`, reward: 0, terminated: false };
     this.pos = [this.pos[0] + DIRS[d][0], this.pos[1] + DIRS[d][1]];
     if (this.pos.join(',') === this.exit.join(',')) return { observation: 'You found the exit!', reward: 1, terminated: true };
-    return { observation: this.look(), reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: this.look(), reward: 0, terminated: false };
   }
 }
 

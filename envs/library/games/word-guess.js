@@ -17,19 +17,17 @@ export default class Env {
     this.word = kit.pick(WORDS);
     this.got = [];
     this.wrong = [];
-    this.turns = 0;
     return { observation: `Word: ${pattern(this.word, this.got)} (${this.word.length} letters). Wrong: none.` };
   }
   step(action) {
     const guess = kit.words(action)[0] || '?';
-    this.turns += 1;
     if (guess === this.word) return { observation: `Yes, ${this.word}! You win.`, reward: 1, terminated: true };
     if (guess.length === 1 && this.word.includes(guess)) this.got.push(guess);
     else this.wrong.push(guess.slice(0, 12));
     const shown = pattern(this.word, this.got);
     if (!shown.includes('_')) return { observation: `Word: ${shown}. You win!`, reward: 1, terminated: true };
     if (this.wrong.length >= 7) return { observation: `Too many wrong guesses. It was ${this.word}.`, reward: 0, terminated: true };
-    return { observation: `Word: ${shown} (${this.word.length} letters). Wrong: ${this.wrong.join(', ')}.`, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: `Word: ${shown} (${this.word.length} letters). Wrong: ${this.wrong.join(', ')}.`, reward: 0, terminated: false };
   }
 }
 

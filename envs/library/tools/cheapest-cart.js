@@ -22,14 +22,12 @@ export default class Env {
     this.best = Object.keys(this.want).reduce((sum, kind) => sum + cheapest(this.items, kind, this.want[kind]), 0);
     if (!Number.isFinite(this.best)) return this.reset(seed);
     this.cart = {};
-    this.turns = 0;
     const order = Object.keys(this.want).map((k) => `${this.want[k]} ${k}s`).join(' and ');
     return { observation: kit.lines(`Task: buy ${order} as cheaply as possible.`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const args = call.args || {};
-    this.turns += 1;
     let out = `Unknown call. Tools: ${TOOLS}`;
     if (call.name === 'search') {
       const hits = Object.keys(this.items).filter((id) => this.items[id].kind === String(args.query).toLowerCase().replace(/s$/, ''));
@@ -46,7 +44,7 @@ export default class Env {
       const ok = Object.keys(this.want).every((k) => count(k) === this.want[k]) && Object.keys(this.cart).every((id) => this.want[this.items[id].kind]) && total === this.best;
       return { observation: ok ? `Paid $${total}. Best possible price!` : `Paid $${total}. Not the requested order at the lowest price.`, reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

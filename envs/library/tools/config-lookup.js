@@ -21,13 +21,11 @@ export default class Env {
       this.files[`/srv/${s}/README`] = `${s} service files.`;
       this.files[`/var/log/${s}.log`] = `${s} started`;
     }
-    this.turns = 0;
     return { observation: kit.lines(`Task: find the port the ${this.service} service is configured to use.`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const path = String((call.args && call.args.path) || '').slice(0, 200).replace(/\/+$/, '') || '/';
-    this.turns += 1;
     let out;
     if (call.name === 'ls') {
       const kids = new Set(Object.keys(this.files).filter((f) => f.startsWith(path === '/' ? '/' : path + '/'))
@@ -39,7 +37,7 @@ export default class Env {
       const ok = Number(call.args && call.args.port) === this.port;
       return { observation: ok ? 'Correct.' : 'Wrong port.', reward: ok ? 1 : 0, terminated: true };
     } else out = `Unknown call. Tools: ${TOOLS}`;
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

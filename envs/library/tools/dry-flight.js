@@ -27,13 +27,11 @@ export default class Env {
       // Someone who only avoids plain "rain" must pick a wrong flight.
     } while (!cheapest(WET) || cheapest(WET) === cheapest(['rain']));
     this.best = cheapest(WET).price;
-    this.turns = 0;
     return { observation: kit.lines(`Fly to ${this.city} on ${this.days.join(', ')}.`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {}, day = String(a.day || '').toLowerCase().slice(0, 3);
-    this.turns += 1;
     let out = `Unknown call, city or day. Tools: ${TOOLS}`;
     if (call.name === 'forecast' && a.city === this.city && this.days.includes(day)) out = `${this.city}, ${day}: ${this.sky[day]}`;
     else if (call.name === 'flights' && a.to === this.city && this.days.includes(day)) {
@@ -43,7 +41,7 @@ export default class Env {
       const ok = !!f && f.stops === 0 && !WET.includes(this.sky[f.day]) && f.price === this.best;
       return { observation: ok ? 'Booked: cheapest dry direct flight.' : 'Booked, but that was not the cheapest direct flight on a dry day.', reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

@@ -19,13 +19,11 @@ export default class Env {
       return { what: kit.pick(['taxi', 'hotel', 'lunch', 'train', 'dinner', 'museum']), cur, amount: kit.randInt(10, 300) * (cur === 'JPY' ? 100 : 1) };
     });
     this.total = this.items.reduce((s, it) => s + it.amount / this.rate[it.cur], 0);
-    this.turns = 0;
     return { observation: kit.lines('Task: what do the expenses add up to in euros?', `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {};
-    this.turns += 1;
     let out = `Unknown call or currency. Tools: ${TOOLS}`;
     if (call.name === 'expenses') out = kit.table(['item', 'amount', 'currency'], this.items.map((it) => [it.what, it.amount, it.cur]));
     else if (call.name === 'rate' && this.rate[a.currency]) out = `1 EUR = ${this.rate[a.currency]} ${a.currency}`;
@@ -33,7 +31,7 @@ export default class Env {
       const ok = Math.abs(Number(a.eur) - this.total) <= 1;
       return { observation: ok ? 'Correct.' : `Wrong: the total is ${Math.round(this.total)} EUR.`, reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

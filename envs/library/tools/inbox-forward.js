@@ -22,13 +22,11 @@ export default class Env {
     ];
     this.mails = kit.shuffle(mails);
     this.target = { id: this.mails.findIndex((m) => m.subject === `Invoice for order ${o2}`) + 1, to: `${t2}@corp.example` };
-    this.turns = 0;
     return { observation: kit.lines('You have new mail. Do what your manager asked.', `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {}, mail = this.mails[Number(a.id) - 1];
-    this.turns += 1;
     let out = `Unknown call or id. Tools: ${TOOLS}`;
     if (call.name === 'list') out = kit.table(['id', 'from', 'date', 'subject'], this.mails.map((m, i) => [i + 1, m.from, `May ${m.date}`, m.subject]));
     else if (call.name === 'read' && mail) out = `From: ${mail.from}\nDate: May ${mail.date}\nSubject: ${mail.subject}\n\n${mail.body}`;
@@ -36,7 +34,7 @@ export default class Env {
       const ok = Number(a.id) === this.target.id && a.to === this.target.to;
       return { observation: ok ? 'Forwarded. Your manager is happy.' : 'Forwarded, but that is not what your manager wanted.', reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

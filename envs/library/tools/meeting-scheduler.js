@@ -23,24 +23,22 @@ export default class Env {
       this.best = firstFree((p) => this.busyUtc[p]);
       // Reading local hours as UTC must give a wrong hour, so the zones matter.
     } while (this.best === undefined || firstFree((p) => this.busyUtc[p].map((h) => h + this.zone[p])) === this.best);
-    this.turns = 0;
     return { observation: kit.lines(`Attendees: ${this.people.join(', ')}.`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const args = call.args || {};
-    this.turns += 1;
     if (call.name === 'busy' && this.people.includes(args.person)) {
       const z = this.zone[args.person];
       const local = this.busyUtc[args.person].map((h) => h + z).sort((a, b) => a - b);
       const tz = z === 0 ? 'UTC' : `UTC${z > 0 ? '+' : ''}${z}`;
-      return { observation: `${args.person} is busy at ${local.map((h) => `${h}:00`).join(', ')} (${tz}).`, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+      return { observation: `${args.person} is busy at ${local.map((h) => `${h}:00`).join(', ')} (${tz}).`, reward: 0, terminated: false };
     }
     if (call.name === 'book') {
       const ok = kit.parseNumber(String(args.start)) === this.best;
       return { observation: ok ? 'Booked. Everyone can attend.' : 'Booked, but that was not the earliest hour everyone is free.', reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: `Unknown call or person. Tools: ${TOOLS}`, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: `Unknown call or person. Tools: ${TOOLS}`, reward: 0, terminated: false };
   }
 }
 

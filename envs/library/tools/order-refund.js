@@ -15,14 +15,12 @@ export default class Env {
     this.refunded = kit.randInt(5, this.total - 20);
     this.password = `pw-${kit.randInt(1000, 9999)}`;
     this.tokens = [];
-    this.turns = 0;
     return { observation: kit.lines(`Customer wants order ${this.id} fully refunded. Login: user "support", password "${this.password}".`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {};
-    this.turns += 1;
-    const more = { reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    const more = { reward: 0, terminated: false };
     if (call.name === 'login') {
       if (a.user !== 'support' || a.password !== this.password) return { observation: '401 bad credentials', ...more };
       this.tokens.push(`t${kit.randInt(100000, 999999)}`);

@@ -12,20 +12,22 @@ export const spec = {
 
 export default class Env {
   reset(seed) {
-    this.db = {
-      customers: kit.range(1, 9).map((id) => ({ id, name: kit.pick(['Ivo', 'Mia', 'Rui', 'Lea', 'Kai', 'Noa']) + id, city: kit.pick(CITIES) })),
-      orders: kit.range(101, 119).map((id) => ({ id, customer_id: kit.randInt(1, 8), total: kit.randInt(5, 90), status: kit.pick(STATUS) })),
-    };
-    this.city = kit.pick(this.db.customers).city;
-    const mine = this.db.customers.filter((c) => c.city === this.city).map((c) => c.id);
-    this.answer = this.db.orders.filter((o) => mine.includes(o.customer_id) && (o.status === 'shipped' || o.status === 'delivered')).reduce((s, o) => s + o.total, 0);
-    this.turns = 0;
+    let mine;
+    do {
+      this.db = {
+        customers: kit.range(1, 9).map((id) => ({ id, name: kit.pick(['Ivo', 'Mia', 'Rui', 'Lea', 'Kai', 'Noa']) + id, city: kit.pick(CITIES) })),
+        orders: kit.range(101, 119).map((id) => ({ id, customer_id: kit.randInt(1, 8), total: kit.randInt(5, 90), status: kit.pick(STATUS) })),
+      };
+      this.city = kit.pick(this.db.customers).city;
+      mine = this.db.orders.filter((o) => this.db.customers[o.customer_id - 1].city === this.city);
+      // Both statuses must occur, so counting only "shipped" gives a wrong total.
+    } while (!mine.some((o) => o.status === 'shipped') || !mine.some((o) => o.status === 'delivered'));
+    this.answer = mine.filter((o) => o.status === 'shipped' || o.status === 'delivered').reduce((s, o) => s + o.total, 0);
     return { observation: kit.lines(`Question: what is the combined total of orders from customers in ${this.city} that have left the warehouse?`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {};
-    this.turns += 1;
     let out = `Unknown call. Tools: ${TOOLS}`;
     if (call.name === 'tables') out = 'customers(id, name, city), orders(id, customer_id, total, status)';
     else if (call.name === 'select' && this.db[a.table]) {
@@ -36,7 +38,7 @@ export default class Env {
       const ok = Number(a.value) === this.answer;
       return { observation: ok ? 'Correct.' : 'Wrong total.', reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 

@@ -13,13 +13,11 @@ export default class Env {
     this.bill = { payee: kit.pick(['power-co', 'water-co', 'netlink', 'city-tax']), amount: kit.randInt(60, 400) };
     this.bal = { checking: kit.randInt(5, this.bill.amount - 10), savings: kit.randInt(this.bill.amount + 50, 2000) };
     this.errors = 0;
-    this.turns = 0;
     return { observation: kit.lines(`Bill: pay ${this.bill.amount} to ${this.bill.payee}.`, `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {}, amount = Number(a.amount);
-    this.turns += 1;
     let err = null, out = '';
     if (call.name === 'accounts') out = `checking: ${this.bal.checking}, savings: ${this.bal.savings}`;
     else if (call.name === 'transfer') {
@@ -38,7 +36,7 @@ export default class Env {
       else return { observation: 'Bill paid.', reward: kit.clamp01(1 - 0.25 * this.errors), terminated: true };
     } else err = `Unknown call. Tools: ${TOOLS}`;
     if (err) this.errors += 1;
-    return { observation: err || out, reward: 0, terminated: this.errors >= 4, truncated: this.turns >= spec.maxTurns };
+    return { observation: err || out, reward: 0, terminated: this.errors >= 4 };
   }
 }
 

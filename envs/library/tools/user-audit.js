@@ -10,20 +10,21 @@ export const spec = {
 
 export default class Env {
   reset(seed) {
-    this.users = kit.range(kit.randInt(14, 22)).map((i) => ({
-      user: kit.pick(['al', 'bea', 'cas', 'dov', 'eli', 'fay', 'gus']) + (i + 10),
-      role: kit.pick(['member', 'member', 'viewer', 'admin', 'owner']),
-      status: kit.chance(0.75) ? 'active' : 'suspended',
-    }));
+    do {
+      this.users = kit.range(kit.randInt(14, 22)).map((i) => ({
+        user: kit.pick(['al', 'bea', 'cas', 'dov', 'eli', 'fay', 'gus']) + (i + 10),
+        role: kit.pick(['member', 'member', 'viewer', 'admin', 'owner']),
+        status: kit.chance(0.75) ? 'active' : 'suspended',
+      }));
+      // An active owner and a suspended admin must exist, so both traps change the count.
+    } while (!this.users.some((u) => u.role === 'owner' && u.status === 'active') || !this.users.some((u) => u.role === 'admin' && u.status === 'suspended'));
     this.count = this.users.filter((u) => u.role !== 'member' && u.role !== 'viewer' && u.status === 'active').length;
     this.cursors = kit.range(8).map(() => kit.sample('abcdefghjkmnpqrstuvwxyz'.split(''), 6).join(''));
-    this.turns = 0;
     return { observation: kit.lines('Task: how many active users have admin rights?', `Tools: ${TOOLS}`) };
   }
   step(action) {
     const call = kit.parseCall(action) || { name: '', args: {} };
     const a = call.args || {};
-    this.turns += 1;
     let out = `Unknown call or cursor. Tools: ${TOOLS}`;
     const page = a.cursor ? this.cursors.indexOf(a.cursor) + 1 : 0;
     if (call.name === 'list_users' && page >= 0 && (page > 0 || !a.cursor)) {
@@ -34,7 +35,7 @@ export default class Env {
       const ok = Number(a.count) === this.count;
       return { observation: ok ? 'Correct.' : 'Wrong count.', reward: ok ? 1 : 0, terminated: true };
     }
-    return { observation: out, reward: 0, terminated: false, truncated: this.turns >= spec.maxTurns };
+    return { observation: out, reward: 0, terminated: false };
   }
 }
 
