@@ -3,7 +3,7 @@
 // Legend: B batch, T time, S new tokens, P cached tokens, C channels, H heads, K kv heads, G heads per kv head,
 // D head size, F feed-forward width, V vocab.
 import { ModelOptionError } from './errors.js';
-import { Graph, concat, gradients, where, type DType, type Tensor } from './graph/index.js';
+import { Graph, concat, gradients, where, type Tensor } from './graph/index.js';
 
 export interface DecoderConfig {
   layers: number;
@@ -253,7 +253,3 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   outputs['logp_last'] = head(last, p).squeeze([1]); // (B, V)
   return { graph: g, outputs };
 }
-
-/** Float dtype helper for callers that build feeds. */
-export const floatArray = (dtype: DType, n: number): Float32Array | Float64Array =>
-  dtype === 'float64' ? new Float64Array(n) : new Float32Array(n);

@@ -43,14 +43,15 @@ export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spad
   const nodes = topoOrder(outTensors);
   const used = new Set<Tensor>(outTensors);
   for (const n of nodes) for (const i of n.inputs) used.add(i);
+  // An output takes over its tensor's name; a tensor that is a leaf or already named gets an Identity node instead.
   const names = new Map<Tensor, string>();
-  const extra: onnxProto.onnx.INodeProto[] = [];
+  const aliases: [string, Tensor][] = [];
   for (const [outName, t] of Object.entries(outputs)) {
-    if (t.producer && !names.has(t) && !graph.inputs.some((i) => i.name === outName)) names.set(t, outName);
-    else extra.push({ opType: 'Identity', input: [t.name], output: [outName] }); // fixed up below
+    if (t.producer && !names.has(t)) names.set(t, outName);
+    else aliases.push([outName, t]);
   }
   const nameOf = (t: Tensor): string => names.get(t) ?? t.name;
-  for (const e of extra) e.input = [nameOf(outTensors.find((t) => t.name === e.input![0])!)];
+  const extra: onnxProto.onnx.INodeProto[] = aliases.map(([outName, t]) => ({ opType: 'Identity', input: [nameOf(t)], output: [outName] }));
   const inputs = graph.inputs.filter((t) => used.has(t));
   const seenNames = new Set<string>();
   for (const t of inputs) {

@@ -21,6 +21,7 @@ export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
 
 export type Feed = ort.Tensor | { data: TypedArray; dims: readonly number[] };
 
+const ARRAY_OF: Record<DType, Function> = { float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array, bool: Uint8Array };
 const ORT_TYPE: Record<DType, ort.Tensor.Type> = { float32: 'float32', float64: 'float64', int64: 'int64', int32: 'int32', bool: 'bool' };
 
 export class GraphRunner {
@@ -50,6 +51,9 @@ export class GraphRunner {
     for (const info of this.graph.inputs) {
       const f = get(info.name);
       if (f === undefined) throw new GraphRunError(`missing feed ${info.name}`, { input: info.name });
+      if (!(f instanceof ort.Tensor) && !(f.data instanceof ARRAY_OF[info.dtype])) {
+        throw new GraphRunError(`feed ${info.name} holds a ${f.data.constructor.name}, expected ${ARRAY_OF[info.dtype].name}`, { input: info.name });
+      }
       const t = f instanceof ort.Tensor ? f : new ort.Tensor(ORT_TYPE[info.dtype], f.data as never, f.dims);
       if (t.type !== ORT_TYPE[info.dtype]) throw new GraphRunError(`feed ${info.name} has dtype ${t.type}, expected ${info.dtype}`, { input: info.name });
       const bad = t.dims.length !== info.shape.length || info.shape.some((d, i) => typeof d === 'number' && d !== t.dims[i]);
