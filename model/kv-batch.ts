@@ -6,6 +6,13 @@ import type { KvCache } from './session.js';
 
 const MASKED = -1e9;
 
+/** Row `row` of a prefill's present cache, and which of its slots are real tokens (left padding is not). */
+export interface Joiner {
+  cache: KvCache;
+  row: number;
+  valid: Uint8Array;
+}
+
 export class KvBatch {
   private constructor(
     public cache: KvCache,
@@ -37,20 +44,19 @@ export class KvBatch {
   }
 
   /**
-   * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` single-row caches (B = 1, every slot
-   * valid). Each row's valid slots are packed to the front, so P shrinks to the longest row.
+   * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` rows of other caches (a batched
+   * prefill), each with its own valid slots. Each row's valid slots are packed to the front, so P shrinks to the
+   * longest row.
    */
-  repack(keep: readonly number[], joining: readonly KvCache[]): void {
+  repack(keep: readonly number[], joining: readonly Joiner[]): void {
     const layers = this.cache.k.length;
     const [, K, , D] = this.cache.k[0]!.dims as number[];
     const P = this.slots;
-    const srcRows: { cache: KvCache; row: number; P: number; slots: number[] }[] = keep.map((r) => ({
-      cache: this.cache, row: r, P, slots: [...this.valid[r]!.keys()].filter((j) => this.valid[r]![j]),
-    }));
-    for (const c of joining) {
-      const L = c.k[0]!.dims[2]!;
-      srcRows.push({ cache: c, row: 0, P: L, slots: [...Array(L).keys()] });
-    }
+    const validSlots = (v: Uint8Array): number[] => [...v.keys()].filter((j) => v[j]);
+    const srcRows: { cache: KvCache; row: number; P: number; slots: number[] }[] = [
+      ...keep.map((r) => ({ cache: this.cache, row: r, P, slots: validSlots(this.valid[r]!) })),
+      ...joining.map((j) => ({ cache: j.cache, row: j.row, P: j.cache.k[0]!.dims[2]!, slots: validSlots(j.valid) })),
+    ];
     const B = srcRows.length;
     // Copy contiguous runs of valid slots at once: [from, to) in the source, starting at `at` in the packed row.
     const withRuns = srcRows.map((r) => ({ ...r, runs: runsOf(r.slots) }));

@@ -1,6 +1,6 @@
 // Batched generation over concurrent requests: a request that arrives while a batch runs is prefilled and joins at
 // the next decode step; weights swap only between steps, and every token records the policy version that sampled it.
-import { KvBatch } from './kv-batch.js';
+import { KvBatch, type Joiner } from './kv-batch.js';
 import { ModelOptionError } from './errors.js';
 import { SamplerClosedError, StaleWeightsError } from './sampler-errors.js';
 import type { KvCache, ModelSession, Weights } from './session.js';
@@ -197,7 +197,7 @@ export class Sampler {
         const keep = this.rows.flatMap((r, i) => (r.done ? [] : [i]));
         for (const r of this.rows) if (r.done) this.finish(r, r.done);
         if (keep.length !== this.rows.length || joiners.length) {
-          this.batch.repack(keep, joiners.map((j) => j.cache));
+          this.batch.repack(keep, joiners.map((j) => j.slot));
           this.rows = [...keep.map((i) => this.rows[i]!), ...joiners.map((j) => j.row)];
         }
         if (this.rows.length) await this.decode();
@@ -214,24 +214,38 @@ export class Sampler {
     }
   }
 
-  /** Prefills waiting requests (one at a time, B = 1) up to maxBatch rows and samples their first token. */
-  private async admit(): Promise<{ row: Row; cache: KvCache }[]> {
-    const joined: { row: Row; cache: KvCache }[] = [];
-    while (this.pending.length && this.rows.length + joined.length < this.options.maxBatch) {
+  /**
+   * Prefills waiting requests up to maxBatch rows in one call, left-padded to the longest prompt (padding is
+   * masked and never becomes a valid cache slot), and samples each one's first token.
+   */
+  private async admit(): Promise<{ row: Row; slot: Joiner }[]> {
+    const rows: Row[] = [];
+    while (this.pending.length && this.rows.length + rows.length < this.options.maxBatch) {
       const row = this.pending.shift()!;
-      if (row.done) { this.finish(row, row.done); continue; }
-      const L = row.prompt.length;
-      const bias = this.session.dtype === 'float64' ? new Float64Array(L * L) : new Float32Array(L * L);
-      for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) bias[i * L + j] = -1e9;
-      const r = await this.session.step({
-        tokens: BigInt64Array.from(row.prompt, BigInt), positions: BigInt64Array.from({ length: L }, (_, i) => BigInt(i)),
-        bias, batch: 1, steps: L, past: this.session.emptyCache(1),
-      }, this.weights);
-      row.len = L;
-      this.sample(row, r.logpLast, 0);
-      joined.push({ row, cache: r.present });
+      if (row.done) this.finish(row, row.done);
+      else rows.push(row);
     }
-    return joined;
+    if (!rows.length) return [];
+    const B = rows.length, S = Math.max(...rows.map((r) => r.prompt.length));
+    const tokens = new BigInt64Array(B * S), positions = new BigInt64Array(B * S);
+    const bias = this.session.dtype === 'float64' ? new Float64Array(B * S * S) : new Float32Array(B * S * S);
+    const valid = rows.map((r, b) => {
+      const pad = S - r.prompt.length;
+      r.prompt.forEach((tok, i) => {
+        tokens[b * S + pad + i] = BigInt(tok);
+        positions[b * S + pad + i] = BigInt(i);
+      });
+      for (let i = 0; i < S; i++) for (let j = 0; j < S; j++) if (j < pad || j > i) bias[(b * S + i) * S + j] = -1e9;
+      const v = new Uint8Array(S);
+      v.fill(1, pad);
+      return v;
+    });
+    const r = await this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights);
+    return rows.map((row, b) => {
+      row.len = row.prompt.length;
+      this.sample(row, r.logpLast, b);
+      return { row, slot: { cache: r.present, row: b, valid: valid[b]! } };
+    });
   }
 
   private async decode(): Promise<void> {
