@@ -11,12 +11,15 @@ export interface RunnerOptions {
   intraOpNumThreads?: number;
   /** 'all' lets onnxruntime fuse Transpose+MatMul and the like; tests of raw semantics may pick 'disabled'. */
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** Let idle intra-op threads spin: lower latency on dedicated cores, wasted cycles when cores are shared. */
+  allowSpinning?: boolean;
 }
 
 export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
   executionProviders: ['cpu'],
   intraOpNumThreads: 0,
   graphOptimizationLevel: 'all',
+  allowSpinning: true,
 };
 
 export type Feed = ort.Tensor | { data: TypedArray; dims: readonly number[] };
@@ -35,6 +38,7 @@ export class GraphRunner {
         intraOpNumThreads: o.intraOpNumThreads,
         graphOptimizationLevel: o.graphOptimizationLevel,
         logSeverityLevel: 3,
+        extra: { session: { intra_op: { allow_spinning: o.allowSpinning ? '1' : '0' } } },
       });
       return new GraphRunner(graph, session);
     } catch (err) {
