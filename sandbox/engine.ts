@@ -10,6 +10,12 @@ import { validateCode } from './validate.js';
 import type { ValidateOptions, ValidationReport } from './validation-report.js';
 import type { ResetResult, StepResult } from './wire.js';
 
+const WARM_UP_ENV = `export const spec = { name: "warm-up", description: "d", hint: "h", maxTurns: 64 };
+export default class Env {
+  reset(seed) { this.n = Math.floor(Math.random() * 10); return { observation: "n " + this.n }; }
+  step(a) { const ok = a === String(this.n); return { observation: "got " + a, reward: 0, terminated: false, info: { ok } }; }
+}`;
+
 interface CodeEntry {
   code: string;
   spec: EnvSpec;
@@ -31,7 +37,29 @@ export class Engine {
   }
 
   static async create(options: ResolvedSandboxOptions, kitSource: string | undefined, watch?: CallWatch): Promise<Engine> {
-    return new Engine(await QuickJsHost.create(options, kitSource, watch));
+    const engine = new Engine(await QuickJsHost.create(options, kitSource, watch));
+    engine.warmUp();
+    return engine;
+  }
+
+  /**
+   * Runs a tiny environment a few hundred steps so the WebAssembly and JIT tiers are warm before the first real
+   * call: a cold instance can take longer than callTimeoutMs and would wrongly blame the first environment.
+   */
+  private warmUp(): void {
+    for (let i = 0; i < 3; i++) {
+      try {
+        const inst = new EnvInstance(this.host, WARM_UP_ENV);
+        try {
+          inst.reset(i);
+          for (let k = 0; k < 100; k++) inst.step(String(k));
+        } finally {
+          inst.dispose();
+        }
+      } catch {
+        // Only a slow start can fail here; the next round or the first task runs warmer.
+      }
+    }
   }
 
   get liveCount(): number {
@@ -43,6 +71,7 @@ export class Engine {
     if (!this.host.needsRecycle()) return false;
     this.live.clear(false);
     await this.host.recycle();
+    this.warmUp();
     return true;
   }
 

@@ -25,6 +25,7 @@ export interface RawSpec {
 
 const RANGE_EPSILON = 1e-9;
 const INSPECT_MS = 20;
+const LOAD_BUDGET_MS = 2000;
 
 export class EnvInstance {
   readonly generation: number;
@@ -68,11 +69,15 @@ export class EnvInstance {
     }
   }
 
+  /** Prelude and kit are our code: they get a generous budget so a cold worker never blames the environment. */
   private loadDriver(): void {
     const h = this.host;
     h.beginCall('load', 0);
+    h.extendDeadline(Math.max(h.options.callTimeoutMs, LOAD_BUDGET_MS));
     try {
-      const driver = this.ctx.evalCode(PRELUDE_SOURCE, 'sandbox-prelude.js').unwrap();
+      const pr = this.ctx.evalCode(PRELUDE_SOURCE, 'sandbox-prelude.js');
+      if (pr.error) throw new SandboxKitError(`the sandbox prelude failed to evaluate: ${this.inspect(pr.error).message}`);
+      const driver = pr.value;
       for (const k of ['install', 'reset', 'step', 'oracle']) this.fns.push(this.ctx.getProp(driver, k));
       driver.dispose();
       if (h.kitSource !== undefined) {
@@ -96,7 +101,7 @@ export class EnvInstance {
       if (r.error) {
         if (h.interrupted) {
           r.error.dispose();
-          throw new EnvTimeout(`module evaluation exceeded ${h.options.callTimeoutMs} ms`, { stage: 'parse' });
+          throw this.limitBreach('parse', 0, 'module evaluation');
         }
         const d = this.inspect(r.error);
         if (d.name === 'SyntaxError') throw new EnvSyntax(`SyntaxError: ${d.message}`, { stage: 'parse', value: truncateValue(d.message) });
@@ -128,6 +133,16 @@ export class EnvInstance {
     }
   }
 
+  /** The interrupt handler stopped a call: for time, or because it grew the memory past its allowance. */
+  private limitBreach(stage: EnvStage, turn: number, what: string): EnvError {
+    const o = this.host.options;
+    if (this.host.overAllowance()) {
+      this.host.poisoned = true;
+      return new EnvMemory(`${what} allocated more than ${o.memoryLimitBytes} bytes`, { stage, turn });
+    }
+    return new EnvTimeout(`${what} exceeded ${o.callTimeoutMs} ms`, { stage, turn });
+  }
+
   private classified(d: { name: string; message: string }, stage: EnvStage, turn: number, what: string): EnvError {
     if (d.message === 'out of memory' || d.message === 'string too long') {
       this.host.poisoned = true;
@@ -149,13 +164,14 @@ export class EnvInstance {
       if (r.error) {
         if (h.interrupted) {
           r.error.dispose();
-          throw new EnvTimeout(`${stage} exceeded ${h.options.callTimeoutMs} ms`, { stage, turn });
+          throw this.limitBreach(stage, turn, stage);
         }
         throw this.classified(this.inspect(r.error), stage, turn, stage);
       }
       out = this.ctx.getString(r.value);
       r.value.dispose();
       if (this.rt.hasPendingJob()) this.drainJobs(stage, turn);
+      if (h.overAllowance()) throw this.limitBreach(stage, turn, stage);
     } finally {
       h.endCall();
     }
@@ -171,7 +187,7 @@ export class EnvInstance {
       if (r.error) {
         if (h.interrupted) {
           r.error.dispose();
-          throw new EnvTimeout(`Promise jobs queued by ${stage} exceeded ${h.options.callTimeoutMs} ms`, { stage, turn });
+          throw this.limitBreach(stage, turn, `Promise jobs queued by ${stage}`);
         }
         const d = this.inspect(r.error);
         if (d.message === 'out of memory' || d.message === 'stack overflow') throw this.classified(d, stage, turn, 'a Promise job');

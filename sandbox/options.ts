@@ -27,7 +27,7 @@ export interface SandboxOptions {
   codeCachePerWorker?: number;
   /** Distinct modules the pool keeps by code hash (to resend to a worker that lost them). */
   codeCachePool?: number;
-  /** WebAssembly memory above which a worker discards its QuickJS instance and starts a fresh one. */
+  /** Hard maximum of a worker's WebAssembly memory; past half of it the worker discards its QuickJS instance after the task. */
   workerMemoryCapBytes?: number;
   /** Total time one validation may take (checked between episodes; the watchdog still bounds each call). */
   validationBudgetMs?: number;
@@ -50,7 +50,7 @@ export const DEFAULT_SANDBOX_OPTIONS: ResolvedSandboxOptions = {
   liveInstancesPerWorker: 128,
   codeCachePerWorker: 64,
   codeCachePool: 1024,
-  workerMemoryCapBytes: 1024 * 1024 * 1024,
+  workerMemoryCapBytes: 512 * 1024 * 1024,
   validationBudgetMs: 20_000,
   kitSource: undefined,
 };
@@ -79,7 +79,8 @@ export function validateSandboxOptions(opts: SandboxOptions = {}): ResolvedSandb
   positiveInt(rec, 'liveInstancesPerWorker');
   positiveInt(rec, 'codeCachePerWorker');
   positiveInt(rec, 'codeCachePool');
-  positiveInt(rec, 'workerMemoryCapBytes', 4 * 1024 * 1024 * 1024);
+  positiveInt(rec, 'workerMemoryCapBytes', 2 * 1024 * 1024 * 1024);
+  if (o.workerMemoryCapBytes < 4 * o.memoryLimitBytes) throw new SandboxOptionsError('workerMemoryCapBytes', 'at least 4 × options.memoryLimitBytes');
   positiveInt(rec, 'validationBudgetMs');
   if (o.wallClockKillMs <= o.callTimeoutMs) throw new SandboxOptionsError('wallClockKillMs', 'greater than options.callTimeoutMs');
   if (o.memoryLimitBytes < 1024 * 1024) throw new SandboxOptionsError('memoryLimitBytes', 'at least 1 MiB');

@@ -3,7 +3,7 @@
 // when a worker dies, and rebuilds typed errors.
 import { nowMs } from './call-watch.js';
 import {
-  EnvTimeout, SandboxClosed, SandboxCodeMissing, SandboxRequestError, SandboxWorkerDied, fromWireError,
+  EnvTimeout, SandboxClosed, isEnvError, toWireError, type EnvError, SandboxCodeMissing, SandboxRequestError, SandboxWorkerDied, fromWireError,
 } from './errors.js';
 import { codeHash } from './hash.js';
 import { Lane } from './lane.js';
@@ -25,6 +25,18 @@ export interface PoolStats {
 type TaskBody = { kind: 'reset'; seed: number; episodeId?: string }
   | { kind: 'step'; seed: number; actions: string[]; episodeId?: string }
   | { kind: 'validate'; options: ValidateOptions };
+
+function killedReport(hash: string, err: EnvError, ms: number): ValidationReport {
+  const detail = `${err.name}: ${err.message}`;
+  return {
+    ok: false, codeHash: hash, spec: null, failed: 'limits', ms: Math.round(ms),
+    stages: [{ stage: 'limits', ok: false, ms: Math.round(ms), detail, error: toWireError(err) }],
+    stats: {
+      episodes: 0, steps: 0, randomMean: null, constantMean: null, constantAction: null, oracleMean: null, oracleWinRate: null,
+      maxCallMs: Math.round(ms), endedByEnv: null,
+    },
+  };
+}
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -76,7 +88,14 @@ export class SandboxPool {
   async validate(code: string, options: ValidateOptions = {}): Promise<ValidationReport> {
     if (typeof code !== 'string') throw new SandboxRequestError('code must be a string', 'code');
     const hash = this.register(code);
-    return (await this.dispatch(this.leastBusy(), hash, code, { kind: 'validate', options }, true)) as ValidationReport;
+    const t0 = performance.now();
+    try {
+      return (await this.dispatch(this.leastBusy(), hash, code, { kind: 'validate', options }, true)) as ValidationReport;
+    } catch (err) {
+      // The watchdog killed a call: the environment is at fault, so it is a failed report, not a thrown error.
+      if (!isEnvError(err)) throw err;
+      return killedReport(hash, err, performance.now() - t0);
+    }
   }
 
   /** Starts an episode (and keeps it live under episodeId); returns the first observation and the spec. */

@@ -106,14 +106,14 @@ return {
     if (oracleFn !== undefined && typeof oracleFn !== 'function') return fail('contract', 'oracle must be a function', oracleFn);
     if (spec === null || typeof spec !== 'object') return fail('contract', 'spec must be an object', spec);
     Env = D2;
-    const out = [];
+    // Built by hand: JSON.stringify of objects consults toJSON and array prototypes the module may have replaced.
+    let out = 'o[';
     for (const k of ['name', 'description', 'hint', 'maxTurns']) {
       let v;
       try { v = spec[k]; } catch (e) { return thrown(e, 'reading spec.' + k); }
-      pushOwn(out, [typeof v, typeof v === 'string' ? apply(strSlice, v, [0, 8193]) : show(v)]);
+      out += '[' + stringify(typeof v) + ',' + stringify(typeof v === 'string' ? apply(strSlice, v, [0, 8193]) : show(v)) + '],';
     }
-    pushOwn(out, oracleFn !== undefined);
-    return 'o' + stringify(out);
+    return out + (oracleFn !== undefined ? 'true]' : 'false]');
   },
   reset(seed) {
     nextRandom = makeRandom(seed, imul);
@@ -150,7 +150,7 @@ return {
         const k = apply(strSlice, t, [3, 4]);
         return k === 'm' || k === 's' ? t : fail('contract', 'info must be JSON-serialisable', info);
       }
-      if (typeof s !== 'string') return fail('contract', 'info must be JSON-serialisable', info);
+      if (typeof s !== 'string' || s[0] !== '{') return fail('contract', 'info must serialise to a JSON object', info);
       if (s.length > maxInfo) return fail('contract', 'info longer than ' + maxInfo + ' characters as JSON', s);
       infoJson = s;
     }

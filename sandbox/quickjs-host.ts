@@ -1,6 +1,13 @@
-// One QuickJS WebAssembly instance per worker thread, with the shared time limit (interrupt handler), the
-// per-runtime heap and stack limits, and recycling: after an out-of-memory the whole instance is dropped.
-import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
+// One QuickJS WebAssembly instance per worker thread, with the shared time limit (interrupt handler), memory
+// limits and recycling: after an out-of-memory the whole instance is dropped.
+//
+// Memory: this QuickJS build cannot measure its allocations (malloc_usable_size is unavailable, so
+// JS_SetMemoryLimit only stops single allocations larger than the limit). The host therefore bounds the
+// WebAssembly memory itself (a hard maximum per worker) and treats growth of more than memoryLimitBytes during
+// one call as the environment's out-of-memory.
+import {
+  newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSRuntime, type QuickJSWASMModule,
+} from 'quickjs-emscripten';
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
 
@@ -12,6 +19,14 @@ export interface CallWatch {
 
 const NO_WATCH: CallWatch = { begin() {}, end() {} };
 
+/** The slice of WebAssembly.Memory used here (the project's TypeScript lib has no WebAssembly types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
+const PAGE = 65536;
+const INITIAL_PAGES = 256;
+
 export class QuickJsHost {
   /** Bumped at every recycle: instances of an older generation belong to a dropped WebAssembly instance. */
   generation = 0;
@@ -19,8 +34,16 @@ export class QuickJsHost {
   poisoned = false;
   /** True when the interrupt handler stopped the current call. */
   interrupted = false;
+  /** True when the current call grew the WebAssembly memory past its allowance. */
+  memoryExceeded = false;
   private deadline = 0;
+  private memoryCeiling = 0;
   private readonly interrupt = (): boolean => {
+    if (this.memory.buffer.byteLength > this.memoryCeiling) {
+      this.memoryExceeded = true;
+      this.interrupted = true;
+      return true;
+    }
     if (performance.now() > this.deadline) {
       this.interrupted = true;
       return true;
@@ -30,13 +53,20 @@ export class QuickJsHost {
 
   private constructor(
     private module: QuickJSWASMModule,
+    private memory: WasmMemory,
     readonly options: ResolvedSandboxOptions,
     readonly kitSource: string | undefined,
     private readonly watch: CallWatch,
   ) {}
 
   static async create(options: ResolvedSandboxOptions, kitSource: string | undefined, watch: CallWatch = NO_WATCH): Promise<QuickJsHost> {
-    return new QuickJsHost(await newQuickJSWASMModule(RELEASE_SYNC), options, kitSource, watch);
+    const [module, memory] = await QuickJsHost.load(options);
+    return new QuickJsHost(module, memory, options, kitSource, watch);
+  }
+
+  private static async load(options: ResolvedSandboxOptions): Promise<[QuickJSWASMModule, WasmMemory]> {
+    const memory = new Memory({ initial: INITIAL_PAGES, maximum: Math.floor(options.workerMemoryCapBytes / PAGE) });
+    return [await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never })), memory];
   }
 
   /** A runtime with this sandbox's limits; each environment instance gets its own. */
@@ -50,6 +80,8 @@ export class QuickJsHost {
 
   beginCall(stage: EnvStage, turn: number): void {
     this.interrupted = false;
+    this.memoryExceeded = false;
+    this.memoryCeiling = this.memory.buffer.byteLength + this.options.memoryLimitBytes;
     this.deadline = performance.now() + this.options.callTimeoutMs;
     this.watch.begin(stage, turn);
   }
@@ -57,6 +89,7 @@ export class QuickJsHost {
   /** Gives a short fresh budget, used to inspect an error value after the call's own budget ran out. */
   extendDeadline(ms: number): void {
     this.interrupted = false;
+    this.memoryCeiling = Number.POSITIVE_INFINITY;
     this.deadline = performance.now() + ms;
   }
 
@@ -66,11 +99,17 @@ export class QuickJsHost {
 
   /** Bytes of WebAssembly memory this instance has grown to (it never shrinks). */
   memoryBytes(): number {
-    return this.module.getWasmMemory().buffer.byteLength;
+    return this.memory.buffer.byteLength;
   }
 
+  /** Whether the call that just ended grew the memory past its allowance (checked again after it returns). */
+  overAllowance(): boolean {
+    return this.memoryExceeded || this.memory.buffer.byteLength > this.memoryCeiling;
+  }
+
+  /** After an OOM, or past half the hard maximum (so live instances keep headroom). */
   needsRecycle(): boolean {
-    return this.poisoned || this.memoryBytes() > this.options.workerMemoryCapBytes;
+    return this.poisoned || this.memoryBytes() > this.options.workerMemoryCapBytes / 2;
   }
 
   /**
@@ -78,7 +117,7 @@ export class QuickJsHost {
    * and loads a fresh one. Callers must forget every instance of the old generation.
    */
   async recycle(): Promise<void> {
-    this.module = await newQuickJSWASMModule(RELEASE_SYNC);
+    [this.module, this.memory] = await QuickJsHost.load(this.options);
     this.generation++;
     this.poisoned = false;
   }
