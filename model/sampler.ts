@@ -65,6 +65,7 @@ interface Row {
   len: number;
   last: number;
   done: FinishReason | null;
+  settled: boolean;
   resolve: (o: SampleOutput) => void;
   reject: (e: unknown) => void;
 }
@@ -76,6 +77,8 @@ export class Sampler {
   private next: { weights: Weights; version: number } | null = null;
   private readonly pending: Row[] = [];
   private rows: Row[] = [];
+  /** Rows taken from pending whose prefill is in flight. */
+  private admitting: Row[] = [];
   private batch: KvBatch;
   private running: Promise<void> | null = null;
   private closed = false;
@@ -103,25 +106,18 @@ export class Sampler {
     this.next = { weights, version };
   }
 
+  /** Resolves when the generation ends (also when cancelled); rejects on bad requests, close() or engine failure. */
   generate(request: SampleRequest): Promise<SampleOutput> {
     if (this.closed) return Promise.reject(new SamplerClosedError());
-    const req = {
-      temperature: request.temperature ?? 1, topP: request.topP ?? 1, maxTokens: request.maxTokens ?? 64, stop: request.stop ?? [],
-      ...(request.signal ? { signal: request.signal } : {}),
-    };
-    if (!(req.temperature >= 0)) throw new ModelOptionError('temperature', 'a number >= 0', req.temperature);
-    if (!(req.topP > 0 && req.topP <= 1)) throw new ModelOptionError('topP', 'a number in (0, 1]', req.topP);
-    if (!Number.isInteger(req.maxTokens) || req.maxTokens < 1) throw new ModelOptionError('maxTokens', 'a positive integer', req.maxTokens);
-    let prompt: number[];
-    if (typeof request.prompt === 'string') {
-      if (!this.codec) throw new ModelOptionError('prompt', 'token ids (this sampler has no text codec)', 'a string');
-      prompt = this.codec.encode(request.prompt);
-    } else prompt = request.prompt;
-    const ctx = this.session.config.contextLength;
-    if (prompt.length < 1 || prompt.length >= ctx) throw new ModelOptionError('prompt', `1 to ${ctx - 1} tokens`, `${prompt.length} tokens`);
+    let req: Row['req'], prompt: number[];
+    try {
+      ({ req, prompt } = this.validateRequest(request));
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
       const row: Row = {
-        req, prompt, len: 0, last: -1, done: null, resolve, reject,
+        req, prompt, len: 0, last: -1, done: null, settled: false, resolve, reject,
         out: { text: '', tokens: [], logprobs: [], sampleLogprobs: [], versions: [], version: -1, finishReason: 'length' },
       };
       if (req.signal?.aborted) return this.finish(row, 'cancelled');
@@ -136,6 +132,26 @@ export class Sampler {
       this.pending.push(row);
       this.kick();
     });
+  }
+
+  private validateRequest(request: SampleRequest): { req: Row['req']; prompt: number[] } {
+    const req = {
+      temperature: request.temperature ?? 1, topP: request.topP ?? 1, maxTokens: request.maxTokens ?? 64, stop: request.stop ?? [],
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
+    if (!(req.temperature >= 0)) throw new ModelOptionError('temperature', 'a number >= 0', req.temperature);
+    if (!(req.topP > 0 && req.topP <= 1)) throw new ModelOptionError('topP', 'a number in (0, 1]', req.topP);
+    if (!Number.isInteger(req.maxTokens) || req.maxTokens < 1) throw new ModelOptionError('maxTokens', 'a positive integer', req.maxTokens);
+    if (!Array.isArray(req.stop) || req.stop.some((x) => typeof x !== 'string' || x === '')) throw new ModelOptionError('stop', 'an array of non-empty strings', req.stop);
+    let prompt: number[];
+    if (typeof request.prompt === 'string') {
+      if (!this.codec) throw new ModelOptionError('prompt', 'token ids (this sampler has no text codec)', 'a string');
+      prompt = this.codec.encode(request.prompt);
+    } else prompt = request.prompt;
+    const { contextLength: ctx, vocab } = this.session.config;
+    if (!Array.isArray(prompt) || prompt.length < 1 || prompt.length >= ctx) throw new ModelOptionError('prompt', `1 to ${ctx - 1} tokens`, `${prompt?.length} tokens`);
+    if (prompt.some((t) => !Number.isInteger(t) || t < 0 || t >= vocab)) throw new ModelOptionError('prompt', `token ids in [0, ${vocab})`, 'an id out of range');
+    return { req, prompt };
   }
 
   private kick(): void {
@@ -162,7 +178,12 @@ export class Sampler {
       if (Number.isFinite(cut)) text = text.slice(0, cut);
       row.out.text = text;
     }
+    row.settled = true;
     row.resolve(row.out);
+  }
+
+  private fail(rows: Row[], err: unknown): void {
+    for (const r of rows) if (!r.settled) { r.settled = true; r.reject(err); }
   }
 
   private sample(row: Row, logp: Float32Array | Float64Array, offset: number): void {
@@ -203,12 +224,13 @@ export class Sampler {
         if (this.rows.length) await this.decode();
       }
     } catch (err) {
-      for (const r of [...this.rows, ...this.pending.splice(0)]) if (!r.done) r.reject(err);
+      this.fail([...this.rows, ...this.pending.splice(0), ...this.admitting], err);
       this.rows = [];
       this.batch.repack([], []);
     } finally {
       if (this.closed) {
-        for (const r of [...this.rows, ...this.pending.splice(0)]) if (!r.done) r.reject(new SamplerClosedError());
+        for (const r of this.rows) if (r.done && !r.settled) this.finish(r, r.done); // ended before close: keep the result
+        this.fail([...this.rows, ...this.pending.splice(0)], new SamplerClosedError());
         this.rows = [];
       }
     }
@@ -226,6 +248,7 @@ export class Sampler {
       else rows.push(row);
     }
     if (!rows.length) return [];
+    this.admitting = rows;
     const B = rows.length, S = Math.max(...rows.map((r) => r.prompt.length));
     const tokens = new BigInt64Array(B * S), positions = new BigInt64Array(B * S);
     const bias = this.session.dtype === 'float64' ? new Float64Array(B * S * S) : new Float32Array(B * S * S);
@@ -241,9 +264,10 @@ export class Sampler {
       return v;
     });
     const r = await this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights);
+    this.admitting = [];
     return rows.map((row, b) => {
       row.len = row.prompt.length;
-      this.sample(row, r.logpLast, b);
+      if (!row.done) this.sample(row, r.logpLast, b); // cancelled during its prefill: no token
       return { row, slot: { cache: r.present, row: b, valid: valid[b]! } };
     });
   }
