@@ -66,6 +66,11 @@ export class Engine {
     return this.live.size;
   }
 
+  /** Marks the QuickJS instance for recycling after the current task. */
+  poison(): void {
+    this.host.poisoned = true;
+  }
+
   /** Call after every task: drops the QuickJS instance after an OOM or past the memory cap. Returns whether it did. */
   async maintain(): Promise<boolean> {
     if (!this.host.needsRecycle()) return false;

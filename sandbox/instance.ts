@@ -43,6 +43,8 @@ export class EnvInstance {
   private readonly ctx: QuickJSContext;
   private readonly fns: QuickJSHandle[] = [];
   private disposed = false;
+  /** Set when a call was interrupted: its runtime may hold half-built state that QuickJS cannot free cleanly. */
+  private tainted = false;
 
   constructor(private readonly host: QuickJsHost, code: string) {
     this.generation = host.generation;
@@ -136,6 +138,7 @@ export class EnvInstance {
   /** The interrupt handler stopped a call: for time, or because it grew the memory past its allowance. */
   private limitBreach(stage: EnvStage, turn: number, what: string): EnvError {
     const o = this.host.options;
+    this.tainted = true;
     if (this.host.overAllowance()) {
       this.host.poisoned = true;
       return new EnvMemory(`${what} allocated more than ${o.memoryLimitBytes} bytes`, { stage, turn });
@@ -252,13 +255,25 @@ export class EnvInstance {
     return JSON.parse(this.call(this.fns[3]!, [], 'oracle', false)) as string;
   }
 
-  /** Frees the runtime; a no-op for instances of a dropped WebAssembly generation (never touch those). */
+  /**
+   * Frees the runtime. Instances of a dropped WebAssembly generation are never touched. An interrupted instance,
+   * or one with Promise jobs still queued, cannot be freed safely (QuickJS aborts on leftover objects), so it is
+   * abandoned and the host marked for recycling instead.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     if (this.generation !== this.host.generation || this.host.poisoned) return;
-    for (const f of this.fns) if (f.alive) f.dispose();
-    this.ctx.dispose();
-    this.rt.dispose();
+    if (this.tainted || this.rt.hasPendingJob()) {
+      this.host.poisoned = true;
+      return;
+    }
+    try {
+      for (const f of this.fns) if (f.alive) f.dispose();
+      this.ctx.dispose();
+      this.rt.dispose();
+    } catch {
+      this.host.poisoned = true;
+    }
   }
 }

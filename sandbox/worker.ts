@@ -6,6 +6,7 @@ import { repoPath } from '../runtime/paths.js';
 import { SharedCallWatch } from './call-watch.js';
 import { Engine } from './engine.js';
 import { toWireError } from './errors.js';
+import { SpadeError } from '../runtime/spade-error.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { WorkerReply, WorkerTask } from './wire.js';
 
@@ -42,6 +43,9 @@ export default async function handle(task: WorkerTask): Promise<WorkerReply> {
         break;
     }
   } catch (err) {
+    // Anything that is not one of our typed errors (a WebAssembly abort, a library assertion) may have left the
+    // QuickJS instance unusable: recycle it.
+    if (!(err instanceof SpadeError)) engine.poison();
     reply = { ok: false, error: toWireError(err) };
   }
   if (await engine.maintain()) reply.recycled = true;
