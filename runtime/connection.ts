@@ -46,7 +46,7 @@ export async function openConnection(nats: ClusterConfig['nats'], name: string, 
     throw new RuntimeError(`cannot connect to NATS at ${nats.servers.join(', ')}: ${(err as Error).message}`, { code: 'NATS_CONNECT', cause: err, data: { servers: nats.servers } });
   }
   const js = jetstream(nc);
-  const jsm = await jetstreamManager(nc, { timeout: timeoutMs });
+  const jsm = await jetstreamManager(nc, { timeout: timeoutMs, checkAPI: false });
   return {
     nc,
     js,

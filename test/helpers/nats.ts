@@ -1,6 +1,7 @@
 // Test helpers: a real nats-server per test file (free port, own store dir), cleaned up on teardown.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startNatsServer, type NatsServerHandle } from '../../runtime/nats-server.js';
 import { loadConfig, type ClusterConfig } from '../../runtime/config.js';
@@ -17,7 +18,7 @@ export function tempDir(t: Teardown, prefix = 'spade-test-'): string {
   return dir;
 }
 
-export async function natsServer(t: Teardown, opts: { dir?: string; name?: string; cluster?: { name: string; routes?: string[] } } = {}): Promise<NatsServerHandle> {
+export async function natsServer(t: Teardown, opts: { dir?: string; name?: string; cluster?: { name: string; port?: number; routes?: string[] } } = {}): Promise<NatsServerHandle> {
   const dir = opts.dir ?? tempDir(t, 'spade-nats-');
   const server = await startNatsServer({ storeDir: join(dir, opts.name ?? 'nats'), serverName: opts.name, cluster: opts.cluster });
   t.teardown(() => server.kill());
@@ -36,4 +37,16 @@ export async function connected(t: Teardown, config: ClusterConfig, topology = t
   t.teardown(() => conn.close());
   if (topology) await ensureTopology(conn, config);
   return conn;
+}
+
+/** A currently free loopback port (for cluster routes, which must be known before the servers start). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
 }

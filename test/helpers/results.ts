@@ -18,7 +18,17 @@ export async function publishJobs(conn: Connection, ids: string[], extra: { work
 
 /** Reads results until `want` distinct ids are seen (or the timeout); returns every result message read. */
 export async function collectResults(conn: Connection, want: number, timeoutMs = 30_000): Promise<Result[]> {
-  const ci = await conn.jsm.consumers.add(STREAMS.results, { ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: SUBJECTS.resultEcho, inactive_threshold: 30e9 });
+  // Retried: right after a server loss the stream may still be electing a leader.
+  let ci;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      ci = await conn.jsm.consumers.add(STREAMS.results, { ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: SUBJECTS.resultEcho, inactive_threshold: 30e9 });
+      break;
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
   const msgs = await conn.js.consumers.getConsumerFromInfo(ci).consume();
   const out: Result[] = [];
   const ids = new Set<string>();
