@@ -1,20 +1,21 @@
 // Game: Mastermind, four pegs over six colours with repeats, ten guesses.
 const COLOURS = 'ABCDEF';
-// All 1296 codes, built on first use by the oracle so that loading the module stays cheap.
-let all = null;
-function allCodes() {
-  if (all) return all;
-  all = [];
-  for (const a of COLOURS) for (const b of COLOURS) for (const c of COLOURS) for (const d of COLOURS) all.push(a + b + c + d);
-  return all;
-}
+const digits = (code) => code.split('').map((c) => COLOURS.indexOf(c));
 
-// [exact, misplaced] for a guess against a secret.
-function score(guess, secret) {
+// Feedback of guess g against secret s (arrays of colour indices) as exact * 10 + misplaced. Allocation-free,
+// because the oracle scores up to 1296 codes per call.
+const G = [0, 0, 0, 0, 0, 0], S = [0, 0, 0, 0, 0, 0];
+function feedback(g, s) {
   let exact = 0, common = 0;
-  for (let i = 0; i < 4; i++) if (guess[i] === secret[i]) exact++;
-  for (const c of COLOURS) common += Math.min(guess.split(c).length - 1, secret.split(c).length - 1);
-  return [exact, common - exact];
+  G.fill(0);
+  S.fill(0);
+  for (let i = 0; i < 4; i++) {
+    if (g[i] === s[i]) exact++;
+    G[g[i]]++;
+    S[s[i]]++;
+  }
+  for (let c = 0; c < 6; c++) common += G[c] < S[c] ? G[c] : S[c];
+  return exact * 10 + common - exact;
 }
 
 export const spec = {
@@ -34,19 +35,21 @@ export default class Env {
     const guess = (action.toUpperCase().match(/\b[A-F]{4}\b/) || [''])[0];
     this.left -= 1;
     if (guess === this.secret) return { observation: `${guess}: solved!`, reward: 1, terminated: true };
-    const [exact, near] = guess ? score(guess, this.secret) : [0, 0];
-    const fb = guess ? `${guess}: ${exact} exact, ${near} misplaced.` : 'Not a code of four letters A-F.';
+    const f = guess ? feedback(digits(guess), digits(this.secret)) : 0;
+    const fb = guess ? `${guess}: ${Math.floor(f / 10)} exact, ${f % 10} misplaced.` : 'Not a code of four letters A-F.';
     if (this.left === 0) return { observation: `${fb} Out of guesses; the code was ${this.secret}.`, reward: 0, terminated: true };
     return { observation: `${fb} ${this.left} guesses left.`, reward: 0, terminated: false };
   }
 }
 
+// Plays the first code (in A-F order) that agrees with all feedback so far.
 export function oracle(observation, history) {
-  let cands = allCodes();
+  if (history.length === 0) return 'AABB';
   const results = history.slice(1).map((h) => h.observation).concat(observation);
-  history.forEach(({ action }, i) => {
-    const [exact, near] = kit.parseNumbers(results[i]);
-    cands = cands.filter((c) => { const [e, n] = score(action, c); return e === exact && n === near; });
-  });
-  return history.length === 0 ? 'AABB' : cands[0];
+  const seen = history.map(({ action }, i) => { const [exact, near] = kit.parseNumbers(results[i]); return [digits(action), exact * 10 + near]; });
+  const code = [0, 0, 0, 0];
+  for (code[0] = 0; code[0] < 6; code[0]++) for (code[1] = 0; code[1] < 6; code[1]++) for (code[2] = 0; code[2] < 6; code[2]++) {
+    for (code[3] = 0; code[3] < 6; code[3]++) if (seen.every(([g, f]) => feedback(g, code) === f)) return code.map((d) => COLOURS[d]).join('');
+  }
+  return 'AAAA';
 }
