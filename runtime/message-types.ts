@@ -2,11 +2,18 @@
 import { defineMessage } from './messages.js';
 import * as s from './schema.js';
 
-/** A unit of work for the runtime's `echo` test actor: `work` ms of simulated work, optional CPU burn on a worker thread. */
+/** A unit of work for the runtime's `echo` test actor: optional simulated work time and deliberate failures. */
 export const EchoJob = defineMessage(
   'echo.job',
   1,
-  s.object({ id: s.string({ min: 1, max: 200 }), payload: s.bytes(), workMs: s.optional(s.int({ min: 0 })), failTimes: s.optional(s.int({ min: 0 })) }),
+  s.object({
+    id: s.string({ min: 1, max: 200 }),
+    payload: s.bytes(),
+    workMs: s.optional(s.int({ min: 0 })),
+    failTimes: s.optional(s.int({ min: 0 })),
+    /** false = publish no result (measures the consume-and-ack path alone). */
+    reply: s.optional(s.boolean()),
+  }),
 );
 
 export const EchoResult = defineMessage(

@@ -21,6 +21,9 @@ export const SUBJECTS = {
   /** Core request/reply (queue group per role) for latency-bound sandbox calls. */
   sandboxValidate: 'spade.sandbox.validate',
   sandboxStep: 'spade.sandbox.step',
+  /** The raw-client baseline of `npm run bench:runtime`. */
+  benchRawJob: 'spade.bench.job',
+  benchRawResult: 'spade.bench.result',
 } as const;
 
 export const STREAMS = {
@@ -32,6 +35,9 @@ export const STREAMS = {
   trajectories: 'SPADE_TRAJECTORIES',
   metrics: 'SPADE_METRICS',
   deadLetters: 'SPADE_DLQ',
+  /** Only created by `npm run bench:runtime`. */
+  benchRawJobs: 'SPADE_BENCH_RAW_JOBS',
+  benchRawResults: 'SPADE_BENCH_RAW_RESULTS',
 } as const;
 
 export const BUCKETS = {

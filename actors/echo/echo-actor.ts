@@ -27,7 +27,7 @@ export function createEchoActor(): Actor<Job> {
       if (job.failTimes !== undefined && ctx.deliveryCount <= job.failTimes)
         throw new HostError(`job ${job.id} fails on purpose (delivery ${ctx.deliveryCount} of failTimes ${job.failTimes})`, { id: job.id });
       if (job.workMs) await sleep(job.workMs, undefined, { signal: ctx.signal });
-      return [echoResult(job, ctx)];
+      return job.reply === false ? [] : [echoResult(job, ctx)];
     },
   };
 }
