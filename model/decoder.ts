@@ -93,13 +93,13 @@ export function initParameters(config: DecoderConfig, seed = 0): Map<string, Flo
 
 type Params = Map<string, Tensor>;
 
-/** Per-graph plumbing: rotary tables at the tokens' positions, the additive attention bias, and the KV cache hook. */
+/** Per-graph plumbing: rotary tables at the tokens' positions, and how queries meet keys (with or without a cache). */
 interface Ctx {
   c: ResolvedDecoderConfig;
   cos: Tensor; // (…, T, 1, D/2, 1), broadcasting over heads
   sin: Tensor; // (…, T, 1, D/2, 1)
-  bias: Tensor; // broadcasts to (B, K, G, T, P+T): 0 where attending is allowed, -1e9 elsewhere
-  cache: (layer: number, k: Tensor, v: Tensor) => [Tensor, Tensor]; // (B,K,T,D) -> (B,K,P+T,D)
+  /** q (B, K, G, T, D), k and v (B, K, T, D) -> attention output (B, K, G, T, D). */
+  attend: (layer: number, q: Tensor, k: Tensor, v: Tensor) => Tensor;
 }
 
 function rmsnorm(x: Tensor, w: Tensor, eps: number): Tensor {
@@ -127,9 +127,7 @@ function attention(x: Tensor, p: Params, i: number, ctx: Ctx): Tensor {
   const qr = rope(q.reshape([B, T, H, D / 2, 2]), ctx).reshape([B, T, K, G, D]).transpose([0, 2, 3, 1, 4]); // (B, K, G, T, D)
   const kr = rope(k.reshape([B, T, K, D / 2, 2]), ctx).reshape([B, T, K, D]).transpose([0, 2, 1, 3]); // (B, K, T, D)
   const vr = v.reshape([B, T, K, D]).transpose([0, 2, 1, 3]); // (B, K, T, D)
-  const [kAll, vAll] = ctx.cache(i, kr, vr); // (B, K, P+T, D)
-  const att = qr.matmul(kAll.unsqueeze([2]).mT()).mul(1 / Math.sqrt(D)).add(ctx.bias); // (B, K, G, T, P+T)
-  const y = att.softmax(-1).matmul(vAll.unsqueeze([2])); // (B, K, G, T, D)
+  const y = ctx.attend(i, qr, kr, vr); // (B, K, G, T, D)
   return y.transpose([0, 3, 1, 2, 4]).reshape([B, T, C]).matmul(w('wo').mT()); // (B, T, C)
 }
 
@@ -194,12 +192,16 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const pos = g.node('Range', [g.scalar(0, 'int64'), tLen, g.scalar(1, 'int64')], { outputs: [{ dtype: 'int64', shape: ['T'] }] })[0]!; // (T)
   const causal = g.node('GreaterOrEqual', [pos.unsqueeze([1]), pos.unsqueeze([0])], { outputs: [{ dtype: 'bool', shape: ['T', 'T'] }] })[0]!; // (T, T)
   const [cosT, sinT] = ropeTables(g, c);
+  const D = c.width / c.heads;
+  const bias = where(causal, 0, -1e9); // (T, T)
   const ctx: Ctx = {
     c,
-    cos: cosT.gather(pos).reshape(['T', 1, c.width / c.heads / 2, 1]), // (T, 1, D/2, 1)
-    sin: sinT.gather(pos).reshape(['T', 1, c.width / c.heads / 2, 1]), // (T, 1, D/2, 1)
-    bias: where(causal, 0, -1e9), // (T, T)
-    cache: (_, k, v) => [k, v],
+    cos: cosT.gather(pos).reshape(['T', 1, D / 2, 1]), // (T, 1, D/2, 1)
+    sin: sinT.gather(pos).reshape(['T', 1, D / 2, 1]), // (T, 1, D/2, 1)
+    attend: (_, q, k, v) => {
+      const att = q.matmul(k.unsqueeze([2]).mT()).mul(1 / Math.sqrt(D)).add(bias); // (B, K, G, T, T)
+      return att.softmax(-1).matmul(v.unsqueeze([2])); // (B, K, G, T, D)
+    },
   };
   const x = trunk(tokens, p, ctx).slice(1, 0, -1); // (B, T-1, C): the last position predicts nothing we score
   const targets = tokens.slice(1, 1, Infinity).unsqueeze([-1]); // (B, T-1, 1)
@@ -215,14 +217,16 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
 
 export interface SamplingGraph {
   graph: Graph;
-  /** Outputs: logp_last (B, V) for the last new position, and `present.<i>.k` / `present.<i>.v` (B, K, P+S, D). */
+  /** Outputs: logp_last (B, V) for the last new position, and `new.<i>.k` / `new.<i>.v` (B, K, S, D), the new tokens' keys/values. */
   outputs: Record<string, Tensor>;
 }
 
 /**
  * One graph for prefill (P = 0, S = prompt) and decode (S = 1). Inputs: tokens and positions int64 (B, S),
- * attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order and padding are the caller's choice),
- * `past.<i>.k` / `past.<i>.v` (B, K, P, D) per layer, and the parameters.
+ * attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order, padding and unused cache slots are the
+ * caller's choice), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per layer, and the parameters. The cache is read,
+ * never copied: attention is split into a past part and a new part, and only the new keys/values come out, so a
+ * caller can keep the cache in preallocated buffers and append in place.
  */
 export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32'): SamplingGraph {
   const c = validateDecoderConfig(config);
@@ -230,7 +234,7 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const D = c.width / c.heads;
   const tokens = g.input('tokens', 'int64', ['B', 'S']);
   const positions = g.input('positions', 'int64', ['B', 'S']);
-  const bias = g.input('attn_bias', dtype, ['B', 'S', 'P+S']);
+  const bias = g.input('attn_bias', dtype, ['B', 'S', 'P+S']).unsqueeze([1, 2]); // (B, 1, 1, S, P+S)
   const p = weightInputs(g, c);
   const [cosT, sinT] = ropeTables(g, c);
   const outputs: Record<string, Tensor> = {};
@@ -238,15 +242,19 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
     c,
     cos: cosT.gather(positions).reshape(['B', 'S', 1, D / 2, 1]), // (B, S, 1, D/2, 1)
     sin: sinT.gather(positions).reshape(['B', 'S', 1, D / 2, 1]), // (B, S, 1, D/2, 1)
-    bias: bias.unsqueeze([1, 2]), // (B, 1, 1, S, P+S)
-    cache: (i, k, v) => {
+    attend: (i, q, k, v) => {
       const pk = g.input(`past.${i}.k`, dtype, ['B', c.kvHeads, 'P', D]);
       const pv = g.input(`past.${i}.v`, dtype, ['B', c.kvHeads, 'P', D]);
-      const kAll = concat([pk, k], 2); // (B, K, P+S, D)
-      const vAll = concat([pv, v], 2); // (B, K, P+S, D)
-      outputs[`present.${i}.k`] = kAll;
-      outputs[`present.${i}.v`] = vAll;
-      return [kAll, vAll];
+      outputs[`new.${i}.k`] = k;
+      outputs[`new.${i}.v`] = v;
+      const scores = concat([q.matmul(pk.unsqueeze([2]).mT()), q.matmul(k.unsqueeze([2]).mT())], -1); // (B, K, G, S, P+S)
+      const probs = scores.mul(1 / Math.sqrt(D)).add(bias).softmax(-1); // (B, K, G, S, P+S)
+      const sizes = concat([pk.shapeOf().slice(0, 2, 3), k.shapeOf().slice(0, 2, 3)], 0); // (2): [P, S]
+      const [toPast, toNew] = g.node('Split', [probs, sizes], {
+        attrs: { axis: 4 },
+        outputs: [{ dtype, shape: [...probs.shape.slice(0, 4), 'P'] }, { dtype, shape: [...probs.shape.slice(0, 4), 'S'] }],
+      }) as [Tensor, Tensor];
+      return toPast.matmul(pv.unsqueeze([2])).add(toNew.matmul(v.unsqueeze([2]))); // (B, K, G, S, D)
     },
   };
   const last = trunk(tokens, p, ctx).slice(1, -1, Infinity); // (B, 1, C)

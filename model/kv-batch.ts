@@ -1,87 +1,116 @@
-// The running batch's KV cache: per layer (B, K, P, D) tensors plus, per row, which of the P slots hold its keys.
-// Rows join and leave by repacking (each row's valid slots moved to the front; attention does not care about slot
-// order because RoPE is applied before caching); a decode step appends one slot to every row.
+// The running batch's KV cache in preallocated buffers, per layer (B, K, capacity, D), plus per row which slots
+// hold its keys. A decode step writes one slot per row in place (the graph returns only new keys/values); rows join
+// and leave by repacking (valid slots moved to the front: attention ignores slot order because RoPE is applied
+// before caching), and a full buffer doubles. Masked slots cost attention reads, never copies.
 import ort from 'onnxruntime-node';
 import type { KvCache } from './session.js';
 
 const MASKED = -1e9;
+type Floats = Float32Array | Float64Array;
 
-/** Row `row` of a prefill's present cache, and which of its slots are real tokens (left padding is not). */
+/** Row `row` of a prefill's new keys/values (B', K, S, D), and which of its S slots are real tokens (left padding is not). */
 export interface Joiner {
   cache: KvCache;
   row: number;
   valid: Uint8Array;
 }
 
-export class KvBatch {
-  private constructor(
-    public cache: KvCache,
-    /** Per row: 1 where the slot holds one of its tokens. Length P for every row. */
-    public valid: Uint8Array[],
-    readonly dtype: 'float32' | 'float64',
-  ) {}
+const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
 
-  static empty(layers: number, kvHeads: number, headSize: number, dtype: 'float32' | 'float64'): KvBatch {
-    const t = (): ort.Tensor => new ort.Tensor(dtype, dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [0, kvHeads, 0, headSize]);
-    return new KvBatch({ k: Array.from({ length: layers }, t), v: Array.from({ length: layers }, t) }, [], dtype);
-  }
+export class KvBatch {
+  private k: Floats[] = [];
+  private v: Floats[] = [];
+  /** Per row: 1 where the slot holds one of its tokens; length = capacity. */
+  private valid: Uint8Array[] = [];
+  private capacity = 0;
+  /** Slots [0, used) have been written for some row; the next decode step writes slot `used`. */
+  private used = 0;
+
+  constructor(readonly layers: number, readonly kvHeads: number, readonly headSize: number, readonly dtype: 'float32' | 'float64', readonly minCapacity = 16) {}
 
   get rows(): number { return this.valid.length; }
-  get slots(): number { return this.cache.k[0]?.dims[2] ?? 0; }
+  get slots(): number { return this.capacity; }
 
-  /** Additive bias (B, 1, P+1) for a decode step: each row sees its valid slots and the new one. */
-  decodeBias(): Float32Array | Float64Array {
-    const P = this.slots;
-    const bias = this.dtype === 'float64' ? new Float64Array(this.rows * (P + 1)) : new Float32Array(this.rows * (P + 1));
+  private alloc(n: number): Floats {
+    return this.dtype === 'float64' ? new Float64Array(n) : new Float32Array(n);
+  }
+
+  /** The buffers as graph feeds (views, no copy): past.<i>.k / past.<i>.v (B, K, capacity, D). */
+  feeds(): KvCache {
+    const dims = [this.rows, this.kvHeads, this.capacity, this.headSize];
+    return { k: this.k.map((a) => new ort.Tensor(this.dtype, a, dims)), v: this.v.map((a) => new ort.Tensor(this.dtype, a, dims)) };
+  }
+
+  /** Additive bias (B, 1, capacity+1) for a decode step: each row sees its valid slots and the new token. */
+  decodeBias(): Floats {
+    const P = this.capacity;
+    const bias = this.alloc(this.rows * (P + 1));
     this.valid.forEach((v, r) => { for (let j = 0; j < P; j++) if (!v[j]) bias[r * (P + 1) + j] = MASKED; });
     return bias;
   }
 
-  /** After a decode step: the step's present tensors become the cache and every row gained the new slot. */
-  appendStep(present: KvCache): void {
-    this.cache = present;
-    this.valid = this.valid.map((v) => { const n = new Uint8Array(v.length + 1); n.set(v); n[v.length] = 1; return n; });
+  /** Makes room for one more slot, so the next decode step's keys can be written after it runs. */
+  reserve(): void {
+    if (this.used >= this.capacity) this.repack([...this.valid.keys()], [], this.used + 1);
+  }
+
+  /** After a decode step: writes each row's new key/value (B, K, 1, D) into slot `used`. */
+  append(fresh: KvCache): void {
+    const { kvHeads: K, headSize: D, capacity: P } = this;
+    const j = this.used;
+    for (let l = 0; l < this.layers; l++) {
+      for (const [dst, src] of [[this.k[l]!, fresh.k[l]!.data as Floats], [this.v[l]!, fresh.v[l]!.data as Floats]] as const) {
+        for (let r = 0; r < this.rows; r++) for (let h = 0; h < K; h++) dst.set(src.subarray((r * K + h) * D, (r * K + h + 1) * D), ((r * K + h) * P + j) * D);
+      }
+    }
+    for (const v of this.valid) v[j] = 1;
+    this.used++;
   }
 
   /**
-   * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` rows of other caches (a batched
-   * prefill), each with its own valid slots. Each row's valid slots are packed to the front, so P shrinks to the
-   * longest row.
+   * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` rows of prefill outputs. Valid
+   * slots are packed to the front; capacity becomes the next power of two above the longest row (and `atLeast`).
    */
-  repack(keep: readonly number[], joining: readonly Joiner[]): void {
-    const layers = this.cache.k.length;
-    const [, K, , D] = this.cache.k[0]!.dims as number[];
-    const P = this.slots;
-    const validSlots = (v: Uint8Array): number[] => [...v.keys()].filter((j) => v[j]);
-    const srcRows: { cache: KvCache; row: number; P: number; slots: number[] }[] = [
-      ...keep.map((r) => ({ cache: this.cache, row: r, P, slots: validSlots(this.valid[r]!) })),
-      ...joining.map((j) => ({ cache: j.cache, row: j.row, P: j.cache.k[0]!.dims[2]!, slots: validSlots(j.valid) })),
+  repack(keep: readonly number[], joining: readonly Joiner[], atLeast = 0): void {
+    const { kvHeads: K, headSize: D } = this;
+    const srcs: { k: Floats[]; v: Floats[]; row: number; P: number; slots: number[] }[] = [
+      ...keep.map((r) => ({ k: this.k, v: this.v, row: r, P: this.capacity, slots: validSlots(this.valid[r]!) })),
+      ...joining.map((j) => ({
+        k: j.cache.k.map((t) => t.data as Floats), v: j.cache.v.map((t) => t.data as Floats), row: j.row, P: j.cache.k[0]!.dims[2]!, slots: validSlots(j.valid),
+      })),
     ];
-    const B = srcRows.length;
-    // Copy contiguous runs of valid slots at once: [from, to) in the source, starting at `at` in the packed row.
-    const withRuns = srcRows.map((r) => ({ ...r, runs: runsOf(r.slots) }));
-    const newP = Math.max(0, ...srcRows.map((s) => s.slots.length));
-    const alloc = (): Float32Array | Float64Array => (this.dtype === 'float64' ? new Float64Array(B * K! * newP * D!) : new Float32Array(B * K! * newP * D!));
-    const next: KvCache = { k: [], v: [] };
-    for (let l = 0; l < layers; l++) {
-      for (const which of ['k', 'v'] as const) {
-        const out = alloc();
-        withRuns.forEach((s, b) => {
-          const src = s.cache[which][l]!.data as Float32Array;
-          for (let h = 0; h < K!; h++) {
-            const dstBase = ((b * K! + h) * newP) * D!;
-            const srcBase = ((s.row * K! + h) * s.P) * D!;
-            for (const [from, to, at] of s.runs) out.set(src.subarray(srcBase + from * D!, srcBase + to * D!), dstBase + at * D!);
-          }
-        });
-        next[which].push(new ort.Tensor(this.dtype, out, [B, K!, newP, D!]));
-      }
-    }
-    this.cache = next;
-    this.valid = srcRows.map((s) => { const v = new Uint8Array(newP); v.fill(1, 0, s.slots.length); return v; });
+    const B = srcs.length;
+    const longest = Math.max(0, ...srcs.map((s) => s.slots.length));
+    const P = B === 0 ? 0 : Math.max(this.minCapacity, nextPow2(Math.max(longest + 1, atLeast)));
+    const runs = srcs.map((s) => runsOf(s.slots));
+    const pack = (which: 'k' | 'v', l: number): Floats => {
+      const out = this.alloc(B * K * P * D);
+      srcs.forEach((s, b) => {
+        const src = s[which][l]!;
+        for (let h = 0; h < K; h++) {
+          const from0 = (s.row * K + h) * s.P * D, to0 = (b * K + h) * P * D;
+          for (const [a, z, at] of runs[b]!) out.set(src.subarray(from0 + a * D, from0 + z * D), to0 + at * D);
+        }
+      });
+      return out;
+    };
+    const k = Array.from({ length: this.layers }, (_, l) => pack('k', l));
+    const v = Array.from({ length: this.layers }, (_, l) => pack('v', l));
+    this.k = k;
+    this.v = v;
+    this.capacity = P;
+    this.used = longest;
+    this.valid = srcs.map((s) => { const m = new Uint8Array(P); m.fill(1, 0, s.slots.length); return m; });
   }
 }
 
+function validSlots(v: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < v.length; j++) if (v[j]) out.push(j);
+  return out;
+}
+
+/** Contiguous runs of slots: [from, to) in the source, starting at `at` in the packed row. */
 function runsOf(slots: readonly number[]): [number, number, number][] {
   const runs: [number, number, number][] = [];
   slots.forEach((j, n) => {
@@ -90,4 +119,19 @@ function runsOf(slots: readonly number[]): [number, number, number][] {
     else runs.push([j, j + 1, n]);
   });
   return runs;
+}
+
+/** Appends new keys/values to a cache along the slot axis (for simple single-batch callers and tests). */
+export function concatKv(past: KvCache, fresh: KvCache): KvCache {
+  const cat = (a: ort.Tensor, b: ort.Tensor): ort.Tensor => {
+    const [B, K, P, D] = a.dims as number[], S = b.dims[2]!;
+    const out = new (a.data.constructor as Float32ArrayConstructor)(B! * K! * (P! + S) * D!);
+    const x = a.data as Float32Array, y = b.data as Float32Array;
+    for (let r = 0; r < B! * K!; r++) {
+      out.set(x.subarray(r * P! * D!, (r + 1) * P! * D!), r * (P! + S) * D!);
+      out.set(y.subarray(r * S * D!, (r + 1) * S * D!), (r * (P! + S) + P!) * D!);
+    }
+    return new ort.Tensor(a.type as 'float32', out, [B!, K!, P! + S, D!]);
+  };
+  return { k: past.k.map((t, i) => cat(t, fresh.k[i]!)), v: past.v.map((t, i) => cat(t, fresh.v[i]!)) };
 }

@@ -94,7 +94,7 @@ export class Sampler {
     this.version = version;
     this.uniform = seededUniform(this.options.seed);
     const c = session.config;
-    this.batch = KvBatch.empty(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
+    this.batch = new KvBatch(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
   }
 
   get policyVersion(): number { return this.next?.version ?? this.version; }
@@ -268,18 +268,19 @@ export class Sampler {
     return rows.map((row, b) => {
       row.len = row.prompt.length;
       if (!row.done) this.sample(row, r.logpLast, b); // cancelled during its prefill: no token
-      return { row, slot: { cache: r.present, row: b, valid: valid[b]! } };
+      return { row, slot: { cache: r.fresh, row: b, valid: valid[b]! } };
     });
   }
 
   private async decode(): Promise<void> {
     const B = this.rows.length;
+    this.batch.reserve();
     const r = await this.session.step({
       tokens: BigInt64Array.from(this.rows, (row) => BigInt(row.last)),
       positions: BigInt64Array.from(this.rows, (row) => BigInt(row.len)),
-      bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.cache,
+      bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.feeds(),
     }, this.weights);
-    this.batch.appendStep(r.present);
+    this.batch.append(r.fresh);
     this.steps++;
     this.rows.forEach((row, b) => {
       row.len++;

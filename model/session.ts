@@ -64,7 +64,8 @@ export interface SampleStep {
 
 export interface SampleResult {
   logpLast: Float32Array | Float64Array; // (B, V)
-  present: KvCache; // (B, K, P+S, D)
+  /** Keys/values of the S new tokens only (B, K, S, D); append them to the cache (KvBatch, or concatKv). */
+  fresh: KvCache;
 }
 
 export class ModelSession {
@@ -175,12 +176,12 @@ export class ModelSession {
       feeds[`past.${i}.v`] = step.past.v[i]!;
     }
     const out = await this.sampleRunner.run(feeds);
-    const present: KvCache = { k: [], v: [] };
+    const fresh: KvCache = { k: [], v: [] };
     for (let i = 0; i < this.config.layers; i++) {
-      present.k.push(out[`present.${i}.k`]!);
-      present.v.push(out[`present.${i}.v`]!);
+      fresh.k.push(out[`new.${i}.k`]!);
+      fresh.v.push(out[`new.${i}.v`]!);
     }
-    return { logpLast: out['logp_last']!.data as Float32Array, present };
+    return { logpLast: out['logp_last']!.data as Float32Array, fresh };
   }
 
   private checkTokens(tokens: BigInt64Array, n: number): void {

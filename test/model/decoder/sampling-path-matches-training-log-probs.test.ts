@@ -1,6 +1,7 @@
 // Log-prob parity: prefill + token-by-token decode with the KV cache gives the same log-probs as the training graph.
 import t from 'tap';
 import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { concatKv } from '../../../model/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 
 const config: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 32, vocab: 40, ffnHidden: 48 };
@@ -21,11 +22,13 @@ t.test('prefill + decode reproduces training-graph log-probs (GQA, batch 2)', as
   const row = (b: number, from: number, to: number): bigint[] => [...tokens.slice(b * T + from, b * T + to)];
   const bias = new Float32Array(B * prefill * prefill);
   for (let b = 0; b < B; b++) for (let i = 0; i < prefill; i++) for (let j = 0; j < prefill; j++) bias[(b * prefill + i) * prefill + j] = j <= i ? 0 : -1e9;
+  let past = s.emptyCache(B);
   let r = await s.step({
     tokens: BigInt64Array.from([...row(0, 0, prefill), ...row(1, 0, prefill)]),
     positions: BigInt64Array.from({ length: B * prefill }, (_, i) => BigInt(i % prefill)),
-    bias, batch: B, steps: prefill, past: s.emptyCache(B),
+    bias, batch: B, steps: prefill, past,
   }, weights);
+  past = concatKv(past, r.fresh);
   let maxDiff = 0, compared = 0;
   for (let pos = prefill; pos < T; pos++) {
     for (let b = 0; b < B; b++) {
@@ -39,11 +42,12 @@ t.test('prefill + decode reproduces training-graph log-probs (GQA, batch 2)', as
     r = await s.step({
       tokens: BigInt64Array.from([tokens[pos]!, tokens[T + pos]!]),
       positions: BigInt64Array.from([BigInt(pos), BigInt(pos)]),
-      bias: new Float32Array(B * (pos + 1)), batch: B, steps: 1, past: r.present,
+      bias: new Float32Array(B * (pos + 1)), batch: B, steps: 1, past,
     }, weights);
+    past = concatKv(past, r.fresh);
   }
   t.equal(compared, B * (T - prefill));
-  t.equal(r.present.k[0]!.dims.join(','), `${B},2,${T - 1},8`, 'cache grew one position per decode step');
+  t.equal(past.k[0]!.dims.join(','), `${B},2,${T - 1},8`, 'cache grew one position per decode step');
   t.ok(maxDiff <= 1e-4, `max abs log-prob difference ${maxDiff.toExponential(2)} <= 1e-4`);
   console.log(`# parity max abs diff ${maxDiff.toExponential(3)} over ${compared} tokens; logp range ${Math.min(...train.logp).toFixed(2)}..${Math.max(...train.logp).toFixed(2)}`);
   await s.release();
@@ -68,7 +72,7 @@ t.test('a chunk of several tokens on top of a cache (P > 0, S > 1) matches too',
   const scored = await s.score({ tokens: BigInt64Array.from(ids, BigInt), batch: 1, time: ids.length, mask: new Float32Array(ids.length - 1).fill(1) }, w);
   const causal = (S: number, P: number): Float32Array => Float32Array.from({ length: S * (P + S) }, (_, k) => (k % (P + S) <= P + Math.floor(k / (P + S)) ? 0 : -1e9));
   const first = await s.step({ tokens: BigInt64Array.from(ids.slice(0, 3), BigInt), positions: BigInt64Array.of(0n, 1n, 2n), bias: causal(3, 0), batch: 1, steps: 3, past: s.emptyCache(1) }, w);
-  const second = await s.step({ tokens: BigInt64Array.from(ids.slice(3, 7), BigInt), positions: BigInt64Array.of(3n, 4n, 5n, 6n), bias: causal(4, 3), batch: 1, steps: 4, past: first.present }, w);
+  const second = await s.step({ tokens: BigInt64Array.from(ids.slice(3, 7), BigInt), positions: BigInt64Array.of(3n, 4n, 5n, 6n), bias: causal(4, 3), batch: 1, steps: 4, past: concatKv(s.emptyCache(1), first.fresh) }, w);
   const diff = Math.abs(second.logpLast[ids[7]!]! - scored.logp[6]!);
   t.ok(diff <= 1e-4, `chunked prefill log-prob differs by ${diff.toExponential(2)}`);
   await s.release();
