@@ -20,9 +20,9 @@ t.test('the library has at least 24 environments, at least 8 per family', async 
 });
 
 t.test('every environment validates', async (t) => {
-  // A generous call budget: this test checks the environments' behaviour, and on a loaded machine a cold worker can
-  // miss the default 50 ms on wall-clock noise alone. The sandbox's own tests cover the time limit.
-  const pool = new SandboxPool({ workers: 2, callTimeoutMs: 500, wallClockKillMs: 5000 });
+  // The call budget is 4x the default: the limit is wall-clock, and on a loaded machine a cold worker can miss 50 ms on
+  // noise alone (every env's warm calls take a few ms). Gross slowness still fails here; `spade env check` uses the default.
+  const pool = new SandboxPool({ workers: 2, callTimeoutMs: 200, wallClockKillMs: 5000 });
   t.teardown(() => pool.close());
   const reports: ValidationReport[] = await Promise.all(envs.map((e) => pool.validate(e.code)));
   envs.forEach((e, i) => {
