@@ -19,13 +19,20 @@ export interface HostStats {
   naked: number;
 }
 
+interface InFlight {
+  ac: AbortController;
+  startedAt: number;
+  lastWorking: number;
+}
+
 interface Running {
   actor: Actor;
   env: ActorEnv;
   slots: Semaphore;
   messages?: ConsumerMessages;
   loop?: Promise<void>;
-  inflight: Map<JsMsg, AbortController>;
+  inflight: Map<JsMsg, InFlight>;
+  sweeper?: NodeJS.Timeout;
   abandoned: WeakSet<JsMsg>;
 }
 
@@ -66,6 +73,9 @@ export class ActorHost {
         const consumer = await conn.js.consumers.get(actor.input.consumer.stream, durableName(actor.input.consumer.role));
         r.messages = await consumer.consume({ max_messages: roleConfig.concurrency, expires: 30_000 });
         r.loop = this.pull(r);
+        // One timer per actor, not two per message: in-progress acks for long work and task timeouts.
+        r.sweeper = setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(config.delivery.ackWaitMs / 3))));
+        r.sweeper.unref();
       }
       this.running.push(r);
     }
@@ -107,9 +117,8 @@ export class ActorHost {
     }
 
     const ac = new AbortController();
-    r.inflight.set(msg, ac);
-    const keepAlive = setInterval(() => msg.working(), Math.max(250, Math.floor(config.delivery.ackWaitMs / 3)));
-    const timeout = setTimeout(() => ac.abort(new HostError(`task exceeded roles.${role}.taskTimeoutMs (${r.env.roleConfig.taskTimeoutMs} ms)`, where)), r.env.roleConfig.taskTimeoutMs);
+    const now = Date.now();
+    r.inflight.set(msg, { ac, startedAt: now, lastWorking: now });
     const ctx: HandlerContext = {
       role,
       hostId: this.opts.hostId,
@@ -142,9 +151,22 @@ export class ActorHost {
         this.log(`[${role}] ${msg.subject}#${msg.info.streamSequence} attempt ${n}/${maxDeliver} failed, retrying: ${(err as Error).message}`);
       }
     } finally {
-      clearInterval(keepAlive);
-      clearTimeout(timeout);
       r.inflight.delete(msg);
+    }
+  }
+
+  /** Sends in-progress acks for work older than a third of ack_wait and aborts work past its timeout. */
+  private sweep(r: Running): void {
+    const now = Date.now();
+    const every = this.opts.config.delivery.ackWaitMs / 3;
+    const limit = r.env.roleConfig.taskTimeoutMs;
+    for (const [msg, f] of r.inflight) {
+      if (now - f.lastWorking >= every) {
+        msg.working();
+        f.lastWorking = now;
+      }
+      if (now - f.startedAt > limit && !f.ac.signal.aborted)
+        f.ac.abort(new HostError(`task exceeded roles.${r.env.role}.taskTimeoutMs (${limit} ms)`, { role: r.env.role, subject: msg.subject, streamSeq: msg.info.streamSequence }));
     }
   }
 
@@ -180,13 +202,14 @@ export class ActorHost {
     if (timedOut) {
       // Handlers that ignore the abort signal are abandoned: their work goes back to the queue now.
       for (const r of this.running)
-        for (const [msg, ac] of r.inflight) {
+        for (const [msg, { ac }] of r.inflight) {
           r.abandoned.add(msg);
           ac.abort(new HostError('host is draining', { role: r.env.role }));
           msg.nak();
           this.stats.naked++;
         }
     }
+    for (const r of this.running) clearInterval(r.sweeper);
     for (const r of this.running) if (!timedOut) await r.loop?.catch(() => undefined);
     for (const r of this.running) await r.actor.stop?.().catch((err: Error) => this.log(`[${r.env.role}] stop failed: ${err.message}`));
     await this.membership?.stop();
