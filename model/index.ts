@@ -32,3 +32,5 @@ export * from './session.js';
 export * from './sampler.js';
 export * from './sampler-errors.js';
 export * from './token-pick.js';
+export * from './kv-batch.js';
+export * from './train-batch.js';
