@@ -1,6 +1,7 @@
 // Runs a compiled graph on onnxruntime-node: one InferenceSession reused across calls, feeds checked against
 // the graph's signature (dtype, rank, static dims) before the native call so mistakes name the input.
 import ort from 'onnxruntime-node';
+import { ModelOptionError } from '../errors.js';
 import { GraphRunError } from './errors.js';
 import type { CompiledGraph } from './emit.js';
 import type { DType, TypedArray } from './graph.js';
@@ -22,6 +23,19 @@ export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
   allowSpinning: true,
 };
 
+const LEVELS = ['disabled', 'basic', 'extended', 'all'] as const;
+
+export function validateRunnerOptions(options: RunnerOptions = {}): Required<RunnerOptions> {
+  const o = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+  if (!Array.isArray(o.executionProviders) || o.executionProviders.length === 0 || o.executionProviders.some((p) => typeof p !== 'string')) {
+    throw new ModelOptionError('executionProviders', 'a non-empty list of provider names', o.executionProviders);
+  }
+  if (!Number.isInteger(o.intraOpNumThreads) || o.intraOpNumThreads < 0) throw new ModelOptionError('intraOpNumThreads', 'an integer >= 0 (0: all cores)', o.intraOpNumThreads);
+  if (!LEVELS.includes(o.graphOptimizationLevel)) throw new ModelOptionError('graphOptimizationLevel', LEVELS.map((l) => `'${l}'`).join(' | '), o.graphOptimizationLevel);
+  if (typeof o.allowSpinning !== 'boolean') throw new ModelOptionError('allowSpinning', 'a boolean', o.allowSpinning);
+  return o;
+}
+
 export type Feed = ort.Tensor | { data: TypedArray; dims: readonly number[] };
 
 const ARRAY_OF: Record<DType, Function> = { float32: Float32Array, float64: Float64Array, int64: BigInt64Array, int32: Int32Array, bool: Uint8Array };
@@ -31,7 +45,7 @@ export class GraphRunner {
   private constructor(readonly graph: CompiledGraph, readonly session: ort.InferenceSession) {}
 
   static async create(graph: CompiledGraph, options: RunnerOptions = {}): Promise<GraphRunner> {
-    const o = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+    const o = validateRunnerOptions(options);
     try {
       const session = await ort.InferenceSession.create(graph.bytes, {
         executionProviders: o.executionProviders,
