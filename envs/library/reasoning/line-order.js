@@ -13,7 +13,7 @@ const ALL = perms(PEOPLE);
 export const spec = {
   name: 'line-order',
   description: 'Five people stand in a queue. Use the clues to answer with their names from front to back.',
-  hint: 'Glue each "directly in front of" pair into one block first; then the "not at either end" and "first, third or fifth" clues leave only a few places for each block. Every clue is needed.',
+  hint: 'Glue each "directly in front of" pair into one block first; then the "not at either end" and "first, third or fifth" clues leave only a few places for each block.',
   maxTurns: 1,
 };
 
