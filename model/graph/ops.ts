@@ -104,14 +104,17 @@ function sliceDim(d: Dim, start: number, end: number): Dim | null {
   return null; // a negative start with a non-negative end on a run-time dim: size unknown
 }
 
-/** One axis, step 1; `end` may be Infinity ("to the end"). */
-export function slice(x: Tensor, axisIn: number, start: number, end: number): Tensor {
+/**
+ * One axis, step 1; `end` may be Infinity ("to the end"). `known` overrides the inferred shape when the caller
+ * knows better (a concat gradient knows each piece's named dim; inference would give 'a+N+b-c').
+ */
+export function slice(x: Tensor, axisIn: number, start: number, end: number, known?: Shape): Tensor {
   const axis = axisOf('Slice', [x], axisIn, x.rank);
   if (!Number.isInteger(start) || !(Number.isInteger(end) || end === Infinity)) fail('Slice', [x], `bounds must be integers, got ${start}:${end}`);
   const size = sliceDim(x.shape[axis]!, start, end);
   if (size === null) fail('Slice', [x], `size of ${start}:${end} on run-time axis ${axis} is unknown at build time`);
   if (typeof size === 'number' && size <= 0) fail('Slice', [x], `slice ${start}:${end} of axis ${axis} is empty`);
-  const shape = x.shape.map((d, i) => (i === axis ? size : d));
+  const shape = known ?? x.shape.map((d, i) => (i === axis ? size : d));
   const g = x.graph;
   const ints = (v: number): Tensor => g.constant(BigInt64Array.of(v === Infinity ? INT64_MAX : BigInt(v)), 'int64', [1]);
   return g.node('Slice', [x, ints(start), ints(end), ints(axis)], { meta: { axis, start, end }, outputs: [{ dtype: x.dtype, shape }] })[0]!;

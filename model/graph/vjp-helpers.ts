@@ -44,7 +44,7 @@ export function concatGrad(g: Tensor, xs: readonly Tensor[], node: Node): Tensor
   }
   if (i === sizes.length) return out;
   const tail = (sizes.slice(i + 1) as number[]).reduce((p, q) => p + q, 0);
-  out.push(slice(g, axis, off, tail === 0 ? Infinity : -tail)); // the run-time sized piece
+  out.push(slice(g, axis, off, tail === 0 ? Infinity : -tail, xs[i]!.shape)); // the run-time sized piece
   let back = tail;
   for (i++; i < sizes.length; i++) {
     const s = sizes[i] as number;

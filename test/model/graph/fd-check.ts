@@ -1,6 +1,6 @@
 // Finite-difference gradient checking for graphs built in float64: analytic gradients from the walker
 // against central differences of <out, w> with a random upstream w.
-import { Graph, GraphRunner, emit, gradients, type Shape, type Tensor } from '../../../model/graph/index.js';
+import { Graph, GraphRunner, emit, gradients, type Dim, type Shape, type Tensor } from '../../../model/graph/index.js';
 
 export interface InputSpec {
   shape: number[];
@@ -9,6 +9,8 @@ export interface InputSpec {
   dtype?: 'float64' | 'int64' | 'bool';
   /** Whether to check this input's gradient (floats default to true). */
   diff?: boolean;
+  /** Shape declared in the graph when it differs from `shape`, e.g. ['N', 3] to exercise run-time dims. */
+  declared?: Dim[];
 }
 
 export function rng(seed: number): () => number {
@@ -29,28 +31,28 @@ export interface FdResult { maxAbsErr: number; maxAbsGrad: number; checked: numb
 export async function fdCheck(specs: InputSpec[], build: (...xs: Tensor[]) => Tensor, seed = 1, eps = 1e-6): Promise<FdResult> {
   const rand = rng(seed);
   const g = new Graph('float64');
-  const xs = specs.map((s, i) => g.input(`x${i}`, s.dtype ?? 'float64', s.shape));
+  const xs = specs.map((s, i) => g.input(`x${i}`, s.dtype ?? 'float64', s.declared ?? s.shape));
   const out = build(...xs);
-  const outShape = out.shape as Shape;
-  if (outShape.some((d) => typeof d !== 'number')) throw new Error('fdCheck needs static output shapes');
-  const w = g.input('w', 'float64', outShape);
+  // The upstream gradient takes the output's declared shape; its run-time size comes from a probe run.
+  const w = g.input('w', 'float64', out.shape as Shape);
   const diffIdx = specs.flatMap((s, i) => ((s.dtype ?? 'float64') === 'float64' && s.diff !== false ? [i] : []));
   const grads = gradients([out], [w], diffIdx.map((i) => xs[i]!));
   const outputs: Record<string, Tensor> = { out };
   diffIdx.forEach((i, k) => (outputs[`g${i}`] = grads[k]!));
   const runner = await GraphRunner.create(emit(g, outputs), { graphOptimizationLevel: 'disabled', intraOpNumThreads: 1 });
+  const probe = await GraphRunner.create(emit(g, { out }), { graphOptimizationLevel: 'disabled', intraOpNumThreads: 1 });
   const values = specs.map((s) => {
     const n = size(s.shape);
     if (s.dtype === 'int64') return BigInt64Array.from((s.data ?? []).map((v) => BigInt(v)));
     if (s.dtype === 'bool') return Uint8Array.from(s.data ?? []);
     return Float64Array.from(s.data ?? Array.from({ length: n }, () => rand() * 2 - 1));
   });
-  const wv = Float64Array.from({ length: size(outShape as number[]) }, () => rand() * 2 - 1);
-  const feeds = (): Record<string, { data: Float64Array | BigInt64Array | Uint8Array; dims: number[] }> => {
-    const f: Record<string, { data: Float64Array | BigInt64Array | Uint8Array; dims: number[] }> = { w: { data: wv, dims: outShape as number[] } };
-    specs.forEach((s, i) => (f[`x${i}`] = { data: values[i]!, dims: s.shape }));
-    return f;
-  };
+  type Feeds = Record<string, { data: Float64Array | BigInt64Array | Uint8Array; dims: number[] }>;
+  const inputFeeds = (): Feeds => Object.fromEntries(specs.map((s, i) => [`x${i}`, { data: values[i]!, dims: s.shape }]));
+  const outDims = [...(await probe.run(inputFeeds()))['out']!.dims];
+  await probe.release();
+  const wv = Float64Array.from({ length: size(outDims) }, () => rand() * 2 - 1);
+  const feeds = (): Feeds => ({ ...inputFeeds(), w: { data: wv, dims: outDims } });
   const loss = async (): Promise<number> => {
     const r = await runner.run(feeds());
     const o = r['out']!.data as Float64Array;
