@@ -17,6 +17,8 @@ export interface ActorOutput {
 
 export interface HandlerContext {
   role: string;
+  /** The message type of this input (an actor may have several inputs). */
+  messageType: string;
   hostId: string;
   /** 1 on first delivery. */
   deliveryCount: number;
@@ -37,10 +39,17 @@ export interface ActorEnv {
   log(line: string): void;
 }
 
+export interface ActorInput<In> {
+  consumer: ConsumerDecl;
+  type: MessageType<In>;
+}
+
 export interface Actor<In = any> {
   role: string;
   /** Work-queue input; absent for actors that only use start/stop. */
-  input?: { consumer: ConsumerDecl; type: MessageType<In> };
+  input?: ActorInput<In>;
+  /** Further inputs on other streams, handled by the same handler and concurrency limit. */
+  extraInputs?: ActorInput<any>[];
   handle?(input: In, ctx: HandlerContext): Promise<ActorOutput[]>;
   start?(env: ActorEnv): Promise<void>;
   /** Stop accepting work and finish in-flight work (bounded by the drain timeout). */

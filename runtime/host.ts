@@ -2,7 +2,7 @@
 // durably before acking, keeps long work alive with in-progress acks, retries with backoff up to
 // max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { Actor, ActorEnv, ActorOutput, HandlerContext } from './actor.js';
+import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { publishDeadLetter } from './dead-letter.js';
@@ -29,8 +29,7 @@ interface Running {
   actor: Actor;
   env: ActorEnv;
   slots: Semaphore;
-  messages?: ConsumerMessages;
-  loop?: Promise<void>;
+  pulls: Array<{ messages: ConsumerMessages; loop: Promise<void> }>;
   inflight: Map<JsMsg, InFlight>;
   sweeper?: NodeJS.Timeout;
   abandoned: WeakSet<JsMsg>;
@@ -67,12 +66,15 @@ export class ActorHost {
       if (!roleConfig) throw new HostError(`role ${role} has no entry in config.roles`, { role });
       const env: ActorEnv = { role, hostId, config, roleConfig, conn, log: (l) => this.log(`[${role}] ${l}`) };
       const actor = await factory(env);
-      const r: Running = { actor, env, slots: new Semaphore(roleConfig.concurrency), inflight: new Map(), abandoned: new WeakSet() };
+      const r: Running = { actor, env, slots: new Semaphore(roleConfig.concurrency), inflight: new Map(), abandoned: new WeakSet(), pulls: [] };
       await actor.start?.(env);
-      if (actor.input && actor.handle) {
-        const consumer = await conn.js.consumers.get(actor.input.consumer.stream, durableName(actor.input.consumer.role));
-        r.messages = await consumer.consume({ max_messages: roleConfig.concurrency, expires: 30_000 });
-        r.loop = this.pull(r);
+      const inputs = [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])];
+      if (inputs.length > 0 && actor.handle) {
+        for (const input of inputs) {
+          const consumer = await conn.js.consumers.get(input.consumer.stream, durableName(input.consumer.role));
+          const messages = await consumer.consume({ max_messages: roleConfig.concurrency, expires: 30_000 });
+          r.pulls.push({ messages, loop: this.pull(r, messages, input) });
+        }
         // One timer per actor, not two per message: in-progress acks for long work and task timeouts.
         r.sweeper = setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(config.delivery.ackWaitMs / 3))));
         r.sweeper.unref();
@@ -87,8 +89,8 @@ export class ActorHost {
     await this.membership.start();
   }
 
-  private async pull(r: Running): Promise<void> {
-    for await (const msg of r.messages!) {
+  private async pull(r: Running, messages: ConsumerMessages, input: ActorInput<unknown>): Promise<void> {
+    for await (const msg of messages) {
       await r.slots.acquire();
       if (this.draining) {
         msg.nak();
@@ -96,11 +98,11 @@ export class ActorHost {
         r.slots.release();
         continue;
       }
-      void this.process(r, msg).finally(() => r.slots.release());
+      void this.process(r, msg, input).finally(() => r.slots.release());
     }
   }
 
-  private async process(r: Running, msg: JsMsg): Promise<void> {
+  private async process(r: Running, msg: JsMsg, inputDecl: ActorInput<unknown>): Promise<void> {
     const { config } = this.opts;
     const { role } = r.env;
     const maxDeliver = config.delivery.maxDeliver;
@@ -110,7 +112,7 @@ export class ActorHost {
 
     let input: unknown;
     try {
-      input = decode(r.actor.input!.type, msg.data, where);
+      input = decode(inputDecl.type, msg.data, where);
     } catch (err) {
       const code = isMessageError(err) ? err.code : 'DECODE';
       return this.deadLetter(r, msg, (err as Error).message, code);
@@ -121,6 +123,7 @@ export class ActorHost {
     r.inflight.set(msg, { ac, startedAt: now, lastWorking: now });
     const ctx: HandlerContext = {
       role,
+      messageType: inputDecl.type.type,
       hostId: this.opts.hostId,
       deliveryCount: n,
       streamSeq: msg.info.streamSequence,
@@ -193,7 +196,7 @@ export class ActorHost {
   async stop(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
-    for (const r of this.running) await r.messages?.close().catch(() => undefined);
+    for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
     const deadline = this.opts.config.host.drainTimeoutMs;
     const allIdle = Promise.all(this.running.map((r) => r.slots.idle()));
     let timer: NodeJS.Timeout | undefined;
@@ -210,7 +213,7 @@ export class ActorHost {
         }
     }
     for (const r of this.running) clearInterval(r.sweeper);
-    for (const r of this.running) if (!timedOut) await r.loop?.catch(() => undefined);
+    for (const r of this.running) if (!timedOut) for (const p of r.pulls) await p.loop.catch(() => undefined);
     for (const r of this.running) await r.actor.stop?.().catch((err: Error) => this.log(`[${r.env.role}] stop failed: ${err.message}`));
     await this.membership?.stop();
   }

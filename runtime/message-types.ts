@@ -63,7 +63,11 @@ export const MemberHeartbeat = defineMessage(
 export const PolicyVersion = defineMessage(
   'policy.version',
   1,
-  s.object({ version: s.int({ min: 0 }), object: s.string(), step: s.int({ min: 0 }), ts: s.number(), sha256: s.optional(s.string()) }),
+  s.object({
+    version: s.int({ min: 0 }), object: s.string(), step: s.int({ min: 0 }), ts: s.number(), sha256: s.optional(s.string()),
+    /** Size of the stored object, and a hash of the model config the weights belong to (see model/weight-payload.ts). */
+    bytes: s.optional(s.int({ min: 0 })), configHash: s.optional(s.string()),
+  }),
 );
 
 export const Metric = defineMessage(

@@ -37,7 +37,17 @@ export const CONSUMER_DECLS: ConsumerDecl[] = [
   { stream: STREAMS.jobsEcho, role: 'echo', filter: SUBJECTS.jobEcho },
   { stream: STREAMS.jobsDesign, role: 'designer', filter: SUBJECTS.jobDesign },
   { stream: STREAMS.jobsRollout, role: 'agent', filter: SUBJECTS.jobRollout },
+  { stream: STREAMS.trajectories, role: 'evaluator', filter: SUBJECTS.trajRaw },
+  { stream: STREAMS.envs, role: 'evaluator', filter: SUBJECTS.envRejected },
+  { stream: STREAMS.trajectories, role: 'learner', filter: SUBJECTS.trajLabeled },
 ];
+
+/** The consumer declaration of `role` on the stream holding `subject`. */
+export function consumerFor(role: string, subject: string): ConsumerDecl {
+  const decl = CONSUMER_DECLS.find((c) => c.role === role && c.filter === subject);
+  if (!decl) throw new TopologyError(`no consumer declared for role ${role} on ${subject}`, { role, subject });
+  return decl;
+}
 
 export function streamConfig(decl: StreamDecl, cfg: ClusterConfig): Partial<StreamConfig> & { name: string } {
   const base = {
