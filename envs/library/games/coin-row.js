@@ -34,9 +34,10 @@ export default class Env {
     const [theirs, after] = take(rest, greedy(rest));
     this.mine += coin;
     this.row = after;
-    if (this.row.length > 0) return { observation: `You took ${coin}, opponent took ${theirs}. ${show(this.row)}. You: ${this.mine}. Your move.`, reward: 0, terminated: false };
+    const took = `You took ${coin}, opponent took ${theirs}.`;
+    if (this.row.length > 0) return { observation: `${took} ${show(this.row)}. You: ${this.mine}. Your move.`, reward: 0, terminated: false };
     const ok = this.mine >= this.target;
-    return { observation: `You took ${coin}, opponent took ${theirs}. You collected ${this.mine}; the best possible was ${this.target}.`, reward: ok ? 1 : 0, terminated: true };
+    return { observation: `${took} You collected ${this.mine}; the best possible was ${this.target}.`, reward: ok ? 1 : 0, terminated: true };
   }
 }
 

@@ -17,7 +17,8 @@ export default class Env {
     for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) this.open[`${r},${c}`] = [];
     while (stack.length) {
       const [r, c] = stack[stack.length - 1];
-      const next = ORDER.filter((d) => { const [nr, nc] = [r + DIRS[d][0], c + DIRS[d][1]]; return nr >= 0 && nr < ROWS && nc >= 0 && nc < COLS && !seen.has(`${nr},${nc}`); });
+      const inside = (nr, nc) => nr >= 0 && nr < ROWS && nc >= 0 && nc < COLS;
+      const next = ORDER.filter((d) => inside(r + DIRS[d][0], c + DIRS[d][1]) && !seen.has(`${r + DIRS[d][0]},${c + DIRS[d][1]}`));
       if (!next.length) { stack.pop(); continue; }
       const d = kit.pick(next), nr = r + DIRS[d][0], nc = c + DIRS[d][1];
       this.open[`${r},${c}`].push(d);
