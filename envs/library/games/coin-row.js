@@ -20,10 +20,24 @@ function best(row) {
   }));
 }
 
+// What a fixed policy (row -> side) collects against the opponent.
+function play(row, policy) {
+  let mine = 0;
+  while (row.length) {
+    const [coin, rest] = take(row, policy(row));
+    mine += coin;
+    row = rest.length ? take(rest, greedy(rest))[1] : rest;
+  }
+  return mine;
+}
+
 export default class Env {
   reset(seed) {
-    this.row = kit.range(12).map(() => kit.randInt(1, 9));
-    this.target = best(this.row);
+    // Only rows where always-left, always-right and copying the opponent's greed all fall short of the best.
+    do {
+      this.row = kit.range(12).map(() => kit.randInt(1, 9));
+      this.target = best(this.row);
+    } while ([() => 'left', () => 'right', greedy].some((policy) => play(this.row, policy) >= this.target));
     this.mine = 0;
     return { observation: `${show(this.row)}. You: 0. Your move.` };
   }
