@@ -1,0 +1,116 @@
+// Where published weights live: the policy KV record (key `version`) and the weights object store, with the
+// small operations both the publisher and the watcher need (open, read the record, download with checks).
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
+import type { Connection } from '../runtime/connection.js';
+import { PolicyVersion } from '../runtime/message-types.js';
+import { decode } from '../runtime/messages.js';
+import type { Infer } from '../runtime/schema.js';
+import { BUCKETS, OBJECT_STORES } from '../runtime/subjects.js';
+import { sha256Hex } from './weight-payload.js';
+import { WeightIntegrityError, WeightTransportError } from './weight-sync-errors.js';
+
+/** The KV key in BUCKETS.policy that holds the current PolicyVersion (runtime/status.ts reads the same key). */
+export const POLICY_KEY = 'version';
+/** Object names are `policy/v<version>-<unique>`: two publishers racing for one version never overwrite each other. */
+export const OBJECT_PREFIX = 'policy/v';
+
+export type PolicyRecord = Infer<typeof PolicyVersion.schema>;
+/** The clients weight sync needs; a runtime Connection is one. */
+export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'>;
+
+export interface WeightStores {
+  kv: KV;
+  os: ObjectStore;
+}
+
+export async function openWeightStores(conn: WeightSyncConnection): Promise<WeightStores> {
+  try {
+    const [kv, os] = await Promise.all([conn.kvm.open(BUCKETS.policy), conn.objm.open(OBJECT_STORES.weights)]);
+    return { kv, os };
+  } catch (err) {
+    throw new WeightTransportError(`cannot open KV bucket ${BUCKETS.policy} / object store ${OBJECT_STORES.weights} (was the topology created?): ${(err as Error).message}`, {}, err);
+  }
+}
+
+/** The current record and its KV revision; `record` is null when the key was deleted or never written. */
+export interface CurrentRecord {
+  revision: number;
+  record: PolicyRecord | null;
+}
+
+export async function readPolicyRecord(kv: KV): Promise<CurrentRecord | null> {
+  let e;
+  try {
+    e = await kv.get(POLICY_KEY);
+  } catch (err) {
+    throw new WeightTransportError(`cannot read ${BUCKETS.policy}/${POLICY_KEY}: ${(err as Error).message}`, {}, err);
+  }
+  if (e === null) return null;
+  if (e.operation !== 'PUT' || e.value.length === 0) return { revision: e.revision, record: null };
+  // An undecodable record is treated as absent so a learner can overwrite it rather than stall forever.
+  try {
+    return { revision: e.revision, record: decode(PolicyVersion, e.value) };
+  } catch {
+    return { revision: e.revision, record: null };
+  }
+}
+
+/** A compare-and-set that lost: someone else wrote the key after we read it. */
+export function isWrongLastSequence(err: unknown): boolean {
+  return err instanceof JetStreamApiError
+    && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
+}
+
+/** The version encoded in an object name, or null for objects that are not published weights. */
+export function objectVersion(name: string): number | null {
+  const m = /^policy\/v(\d+)-/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Downloads the object a record names and checks it against the record: the store's own chunk digest, then size
+ * and sha256. A download that stalls (e.g. the object was pruned mid-read) ends after `timeoutMs`.
+ */
+export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeoutMs: number): Promise<Uint8Array> {
+  const where = { version: rec.version, object: rec.object };
+  let r;
+  try {
+    r = await os.get(rec.object);
+  } catch (err) {
+    throw new WeightTransportError(`cannot read object info: ${(err as Error).message}`, where, err);
+  }
+  if (r === null) throw new WeightTransportError('object not found (pruned or never uploaded)', where);
+  if (rec.bytes !== undefined && r.info.size !== rec.bytes) throw new WeightIntegrityError(`stored size ${r.info.size}, record says ${rec.bytes}`, where);
+  const reader = r.data.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WeightTransportError(`download stalled after ${timeoutMs} ms (${size} of ${r.info.size} bytes)`, where)), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), stalled]);
+      if (done) break;
+      parts.push(value);
+      size += value.length;
+    }
+  } catch (err) {
+    void reader.cancel().catch(() => undefined);
+    if (err instanceof WeightTransportError) throw err;
+    const msg = (err as Error).message ?? String(err);
+    if (/digests do not match|corrupt/i.test(msg)) throw new WeightIntegrityError(`object store digest mismatch (${msg.split('\n')[0]})`, where, err);
+    throw new WeightTransportError(`download failed: ${msg}`, where, err);
+  } finally {
+    clearTimeout(timer);
+  }
+  const bytes = Buffer.concat(parts, size);
+  if (rec.bytes !== undefined && bytes.length !== rec.bytes) throw new WeightIntegrityError(`downloaded ${bytes.length} bytes, record says ${rec.bytes}`, where);
+  if (rec.sha256 !== undefined) {
+    const got = sha256Hex(bytes);
+    if (got !== rec.sha256) throw new WeightIntegrityError(`sha256 ${got.slice(0, 16)}… differs from the record's ${rec.sha256.slice(0, 16)}…`, where);
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
