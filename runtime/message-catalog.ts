@@ -2,3 +2,4 @@
 // (`spade tail`, dead-letter inspection) know every schema. Add new message modules here.
 import './message-types.js';
 import '../actors/messages.js';
+import '../actors/sandbox/sandbox-messages.js';

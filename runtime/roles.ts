@@ -2,9 +2,11 @@
 import type { ActorFactory } from './actor.js';
 import { ConfigError } from './errors.js';
 import { createEchoActor } from '../actors/echo/echo-actor.js';
+import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
 
 export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   echo: () => createEchoActor(),
+  sandbox: () => createSandboxActor(),
 };
 
 /** Roles that `all` expands to: every registered role. */
