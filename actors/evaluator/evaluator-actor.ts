@@ -1,0 +1,81 @@
+// The evaluator actor: turns each played environment (TrajectoryGroup) and each rejected one (EnvRejected) into
+// a LabeledBatch for the learner, updates the environment's memory entry, and publishes per-environment metrics.
+import type { Actor, ActorEnv, ActorOutput, HandlerContext } from '../../runtime/actor.js';
+import { Metric } from '../../runtime/message-types.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
+import { consumerFor } from '../../runtime/topology.js';
+import { MemoryStore, newMemoryEntry, type MemoryStats } from '../memory/index.js';
+import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv } from '../messages.js';
+import { BaselineStore } from './baseline-store.js';
+import { labelAccepted, labelRejected, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from './label.js';
+import { validateEvaluatorOptions, type EvaluatorOptions, type ResolvedEvaluatorOptions } from './options.js';
+import { scoreEpisodes, type EnvScore } from './score.js';
+
+/** The LabeledBatch's Nats-Msg-Id: one batch per environment, so a retried evaluation is deduplicated by the stream. */
+export const labeledMsgId = (envId: string): string => `traj.labeled:${envId}`;
+
+function memoryStats(score: EnvScore): MemoryStats | null {
+  if (score.regret === undefined) return null;
+  return {
+    regret: score.regret, returnHint: score.returnHint!, returnNoHint: score.returnNoHint!, feasible: score.feasible,
+    solveRateHint: score.solveRateHint, solveRateNoHint: score.solveRateNoHint,
+  };
+}
+
+function fallbackEntry(env: AcceptedEnv) {
+  return newMemoryEntry({
+    envId: env.envId, name: env.spec.name, description: env.spec.description, family: env.family, codeHash: env.codeHash,
+    docId: env.doc?.id, parents: env.parents, iteration: env.iteration, source: env.designer ? 'designer' : 'library',
+  });
+}
+
+export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = {}): Actor<TrajectoryGroupBody | EnvRejectedBody> {
+  const o: ResolvedEvaluatorOptions = validateEvaluatorOptions(options);
+  const baseline = new BaselineStore(env.conn.kvm, o);
+  let memory: Promise<MemoryStore> | null = null;
+  const openMemory = (): Promise<MemoryStore> => (memory ??= MemoryStore.open(env.conn, env.log).catch((err: unknown) => ((memory = null), Promise.reject(err))));
+
+  const metrics = (batch: LabeledBatchBody, extra: Record<string, number>): ActorOutput[] => {
+    const values: Record<string, number | undefined> = {
+      designer_reward: batch.designerReward, regret: batch.regret, return_hint: batch.returnHint, return_no_hint: batch.returnNoHint,
+      feasible: batch.feasible === undefined ? undefined : Number(batch.feasible), accepted: Number(batch.accepted), ...extra,
+    };
+    const tags = { envId: batch.envId, iteration: String(batch.iteration) };
+    return Object.entries(values).flatMap(([name, value]) =>
+      value === undefined ? [] : [{
+        subject: SUBJECTS.metrics('evaluator'), type: Metric, msgId: `metric:evaluator:${batch.envId}:${name}`,
+        body: { role: 'evaluator', host: env.hostId, ts: Date.now(), name, value, tags },
+      }],
+    );
+  };
+  const outputs = (batch: LabeledBatchBody, extra: Record<string, number>): ActorOutput[] => [
+    { subject: SUBJECTS.trajLabeled, type: LabeledBatch, body: batch, msgId: labeledMsgId(batch.envId) },
+    ...metrics(batch, extra),
+  ];
+
+  return {
+    role: 'evaluator',
+    input: { consumer: consumerFor('evaluator', SUBJECTS.trajRaw), type: TrajectoryGroup },
+    extraInputs: [{ consumer: consumerFor('evaluator', SUBJECTS.envRejected), type: EnvRejected }],
+    async handle(input, ctx: HandlerContext) {
+      if (ctx.messageType === EnvRejected.type) {
+        const rej = input as EnvRejectedBody;
+        const { advantage } = await baseline.step(rej.envId, o.rejectedPenalty);
+        return outputs(labelRejected(rej, o.rejectedPenalty, advantage), {});
+      }
+      const group = input as TrajectoryGroupBody;
+      const score = scoreEpisodes(group.episodes, o);
+      // Library environments (no designer sample) do not move the designer's baseline.
+      const designerAdvantage = group.env.designer ? (await baseline.step(group.env.envId, score.designerReward)).advantage : 0;
+      const batch = labelAccepted(group, score, designerAdvantage, o);
+      const stats = memoryStats(score);
+      // The memory is written before the batch is published: a crash in between redoes both, and the memory only
+      // counts one more evaluation.
+      if (stats) await (await openMemory()).recordEvaluation(group.env.envId, stats, fallbackEntry(group.env));
+      return outputs(batch, { faulted: score.faulted, episodes: group.episodes.length });
+    },
+    async stop() {
+      if (memory) await (await memory.catch(() => null))?.close();
+    },
+  };
+}
