@@ -37,6 +37,8 @@ export interface ActorEnv {
   roleConfig: RoleConfig;
   conn: Connection;
   log(line: string): void;
+  /** Asks the host process to drain and exit (e.g. the run reached its iteration or time budget). */
+  requestShutdown(reason: string): void;
 }
 
 export interface ActorInput<In> {

@@ -11,7 +11,7 @@ export async function clientConfig(opts: { nats?: string; runDir?: string; confi
   if (opts.runDir) set.push(`run.dir=${JSON.stringify(opts.runDir)}`);
   const config = await loadConfig({ file: opts.config, set });
   if (config.nats.servers.length === 0) {
-    const urlFile = resolve(config.run.dir, 'nats.url');
+    const urlFile = resolve(config.run.dir || 'runs/latest', 'nats.url');
     if (existsSync(urlFile)) config.nats.servers = [readFileSync(urlFile, 'utf8').trim()];
     else
       throw new UsageError(

@@ -73,9 +73,20 @@ export const CLUSTER_CONFIG = s.object(
     ),
     run: s.object(
       {
-        /** Run directory: embedded server store, logs, checkpoints. */
-        dir: s.string({ min: 1 }),
+        /** Run directory: embedded server store, resolved config, metrics, environment archive, checkpoints.
+         *  Empty = a new directory runs/<date-time> (and runs/latest points at it). */
+        dir: s.string(),
         seed: s.int({ min: 0, max: 2 ** 31 - 1 }),
+        /** Stop after this many iterations (0 = unbounded). */
+        iterations: s.int({ min: 0 }),
+        /** Stop after this many minutes (0 = unbounded). */
+        minutes: s.number({ min: 0 }),
+        /** Design jobs per iteration. */
+        designsPerIteration: s.int({ min: 1, max: 10_000 }),
+        /** Maximum staleness η in policy versions: 0 = synchronous training. */
+        maxStaleness: s.int({ min: 0, max: 1000 }),
+        /** Live view: auto (in place on a TTY, lines otherwise), tty, lines, off. */
+        view: s.literal('auto', 'tty', 'lines', 'off'),
       },
       { strict: true },
     ),

@@ -40,6 +40,8 @@ export interface ActorHostOptions {
   config: ClusterConfig;
   hostId: string;
   log?: (line: string) => void;
+  /** Called when an actor asks the process to stop. */
+  onShutdownRequest?: (reason: string) => void;
 }
 
 export class ActorHost {
@@ -64,7 +66,15 @@ export class ActorHost {
       const role = roles[i]!;
       const roleConfig = config.roles[role];
       if (!roleConfig) throw new HostError(`role ${role} has no entry in config.roles`, { role });
-      const env: ActorEnv = { role, hostId, config, roleConfig, conn, log: (l) => this.log(`[${role}] ${l}`) };
+      const env: ActorEnv = {
+        role,
+        hostId,
+        config,
+        roleConfig,
+        conn,
+        log: (l) => this.log(`[${role}] ${l}`),
+        requestShutdown: (reason) => this.opts.onShutdownRequest?.(`${role}: ${reason}`),
+      };
       const actor = await factory(env);
       const r: Running = { actor, env, slots: new Semaphore(roleConfig.concurrency), inflight: new Map(), abandoned: new WeakSet(), pulls: [] };
       await actor.start?.(env);

@@ -4,11 +4,23 @@ import { ConfigError } from './errors.js';
 import { createEchoActor } from '../actors/echo/echo-actor.js';
 import { createEvaluatorActor } from '../actors/evaluator/evaluator-actor.js';
 import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
+import { createCoordinatorActor } from '../actors/coordinator/coordinator-actor.js';
 
 export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   echo: () => createEchoActor(),
   evaluator: (env) => createEvaluatorActor(env),
   sandbox: () => createSandboxActor(),
+  coordinator: (env) =>
+    createCoordinatorActor({
+      runDir: env.config.run.dir,
+      seed: env.config.run.seed,
+      designsPerIteration: env.config.run.designsPerIteration,
+      maxStaleness: env.config.run.maxStaleness,
+      iterations: env.config.run.iterations,
+      minutes: env.config.run.minutes,
+      view: env.config.run.view === 'auto' ? (process.stderr.isTTY ? 'tty' : 'lines') : env.config.run.view,
+      viewEveryMs: process.stderr.isTTY ? 1_000 : 10_000,
+    }),
 };
 
 /** Roles that `all` expands to: every registered role. */

@@ -1,8 +1,8 @@
 // `spade start` / `node runtime/start.js`: load config, start the embedded nats-server when no
 // URL is configured, declare the topology, run this host's roles, drain cleanly on SIGTERM/SIGINT.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import type { ClusterConfig } from './config-schema.js';
@@ -21,7 +21,10 @@ Options:
   --role ROLE[,ROLE]   roles to run (repeatable); "all" = every role      [config host.roles]
   --nats URL[,URL]     NATS servers; none = start an embedded nats-server  [SPADE_NATS_URL]
   --config FILE        a JSON file or JS module with a partial config
-  --run-dir DIR        run directory (embedded server store, logs)        [SPADE_RUN_DIR]
+  --run-dir DIR        run directory (default: a new runs/<date-time>)    [SPADE_RUN_DIR]
+  --resume DIR         continue the run in DIR with its saved config
+  --iterations N       stop after N iterations                            [config run.iterations]
+  --minutes N          stop after N minutes                               [config run.minutes]
   --seed N             run seed                                           [SPADE_SEED]
   --host-id ID         this host's id in membership (default hostname-pid)
   --set PATH=VALUE     set any config field, e.g. --set roles.echo.concurrency=16 (repeatable)
@@ -35,6 +38,8 @@ export interface StartedHost {
   server: NatsServerHandle | undefined;
   /** Drains the host, closes the connection and stops the embedded server. */
   shutdown(): Promise<void>;
+  /** Registers what to do when an actor asks the process to stop (the run is over). */
+  onShutdownRequest(fn: (reason: string) => void): void;
 }
 
 /** Parses start flags into config sources. Throws UsageError on unknown flags. */
@@ -48,6 +53,9 @@ export function parseStartArgs(argv: string[]) {
         nats: { type: 'string' },
         config: { type: 'string' },
         'run-dir': { type: 'string' },
+        resume: { type: 'string' },
+        iterations: { type: 'string' },
+        minutes: { type: 'string' },
         seed: { type: 'string' },
         'host-id': { type: 'string' },
         set: { type: 'string', multiple: true },
@@ -65,8 +73,18 @@ export function parseStartArgs(argv: string[]) {
   if (v.nats) set.push(`nats.servers=${v.nats}`);
   if (v['run-dir']) set.push(`run.dir=${JSON.stringify(v['run-dir'])}`);
   if (v.seed) set.push(`run.seed=${v.seed}`);
+  if (v.iterations) set.push(`run.iterations=${v.iterations}`);
+  if (v.minutes) set.push(`run.minutes=${v.minutes}`);
+  let file = v.config;
+  if (v.resume) {
+    if (v['run-dir']) throw new UsageError('--resume DIR already names the run directory; drop --run-dir');
+    const saved = resolve(v.resume, 'config.json');
+    if (!existsSync(saved)) throw new UsageError(`--resume ${v.resume}: no run there (missing ${saved})`);
+    if (!file) file = saved;
+    set.push(`run.dir=${JSON.stringify(v.resume)}`);
+  }
   if (v['host-id']) set.push(`host.id=${JSON.stringify(v['host-id'])}`);
-  return { help: v.help === true, file: v.config, set };
+  return { help: v.help === true, file, set };
 }
 
 export async function startHost(argv: string[], log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<StartedHost | undefined> {
@@ -77,6 +95,16 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
   }
   const config = await loadConfig({ file: args.file, set: args.set });
   const roles = resolveRoles(config.host.roles);
+  // Only hosts that keep run state get a run directory: the embedded server, the coordinator, the learner.
+  if (config.nats.servers.length === 0 || roles.includes('coordinator') || roles.includes('learner')) {
+    if (config.run.dir === '') {
+      config.run.dir = join('runs', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15));
+      pointLatest(config.run.dir);
+    }
+    mkdirSync(resolve(config.run.dir), { recursive: true });
+    // The resolved config, so `--resume` continues with exactly these settings.
+    writeFileSync(resolve(config.run.dir, 'config.json'), `${JSON.stringify({ ...config, nats: { ...config.nats, pass: undefined, token: undefined } }, null, 2)}\n`);
+  }
   const hostId = config.host.id ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`;
   let server: NatsServerHandle | undefined;
   if (config.nats.servers.length === 0) {
@@ -93,7 +121,8 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
     conn = await openConnection(config.nats, `spade-${hostId}`);
     log('declaring streams, consumers, buckets …');
     await ensureTopology(conn, config);
-    const host = new ActorHost({ conn, config, hostId, log });
+    let onShutdown: (reason: string) => void = () => undefined;
+    const host = new ActorHost({ conn, config, hostId, log, onShutdownRequest: (reason) => onShutdown(reason) });
     await host.start(roles.map((r) => ROLE_FACTORIES[r]!), roles);
     log(`host ${hostId} running roles [${roles.join(', ')}] on ${config.nats.servers.join(', ')}`);
     const c = conn;
@@ -102,6 +131,9 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
       conn: c,
       host,
       server,
+      onShutdownRequest(fn: (reason: string) => void) {
+        onShutdown = fn;
+      },
       async shutdown() {
         await host.stop();
         await c.close();
@@ -133,9 +165,31 @@ export async function runStartCommand(argv: string[]): Promise<number> {
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    started.onShutdownRequest((reason) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`${reason}: stopping …\n`);
+      resolveSignal();
+    });
   });
   await started.shutdown();
   const st = started.host.stats;
   process.stderr.write(`stopped cleanly (handled=${st.handled} failed=${st.failed} dead-lettered=${st.deadLettered} naked=${st.naked})\n`);
   return 0;
+}
+
+/** Keeps runs/latest pointing at the newest run directory (for `spade status` / `tail` defaults). */
+function pointLatest(dir: string): void {
+  const link = join('runs', 'latest');
+  try {
+    mkdirSync('runs', { recursive: true });
+    try {
+      unlinkSync(link);
+    } catch {
+      // no previous link
+    }
+    symlinkSync(resolve(dir), link);
+  } catch {
+    // A read-only or odd file system only loses the convenience link.
+  }
 }

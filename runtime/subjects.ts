@@ -47,6 +47,8 @@ export const BUCKETS = {
   policy: 'spade_policy',
   /** Environment memory: accepted environments with their stats. */
   envMemory: 'spade_env_memory',
+  /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
+  run: 'spade_run',
 } as const;
 
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;

@@ -1,0 +1,38 @@
+// The live terminal view of a run: one screen redrawn in place on a TTY, or one line per refresh otherwise.
+import { summary, type RunStats } from './run-stats.js';
+
+const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+
+export function renderView(s: RunStats, now: number, target: { iterations: number; minutes: number }): string {
+  const m = summary(s, now);
+  const stages = Object.entries(m.rejectedByStage)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const of = Number.isFinite(target.iterations) ? `/${target.iterations}` : '';
+  const mins = Number.isFinite(target.minutes) ? ` of ${target.minutes} min` : '';
+  return [
+    `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
+    `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
+    `regret        mean ${f(m.meanRegret)}   return with hint ${f(m.meanReturnHint)}   without ${f(m.meanReturnNoHint)}`,
+    `learner       updates ${m.learner.updates}   loss ${f(m.learner.loss, 4)}   staleness mean ${f(m.learner.stalenessMean, 2)} max ${m.learner.stalenessMax}   dropped ${m.learner.dropped}   busy ${f(m.learner.busyFraction * 100, 0)}%`,
+    `throughput    ${f(m.trajectoriesPerSec, 2)} trajectories/s   ${m.trajectories} trajectories`,
+  ].join('\n');
+}
+
+/** Writes the view: in place on a TTY (cursor up + clear), else a compact single line. */
+export class ViewWriter {
+  private lines = 0;
+  constructor(private readonly out: NodeJS.WriteStream, private readonly mode: 'tty' | 'lines' | 'off') {}
+
+  write(text: string): void {
+    if (this.mode === 'off') return;
+    if (this.mode === 'tty') {
+      const clear = this.lines > 0 ? `\x1b[${this.lines}A\x1b[0J` : '';
+      this.out.write(`${clear}${text}\n`);
+      this.lines = text.split('\n').length;
+    } else {
+      this.out.write(`${text.split('\n').map((l) => l.replace(/\s{2,}/g, ' ')).join(' | ')}\n`);
+    }
+  }
+}
