@@ -2,12 +2,16 @@
 import type { ActorFactory } from './actor.js';
 import { ConfigError } from './errors.js';
 import { createEchoActor } from '../actors/echo/echo-actor.js';
+import { createDesignerActor } from '../actors/designer/designer-actor.js';
+import { createAgentActor } from '../actors/agent/agent-actor.js';
 import { createEvaluatorActor } from '../actors/evaluator/evaluator-actor.js';
 import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from '../actors/coordinator/coordinator-actor.js';
 
 export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   echo: () => createEchoActor(),
+  designer: () => createDesignerActor(),
+  agent: () => createAgentActor(),
   evaluator: (env) => createEvaluatorActor(env),
   sandbox: () => createSandboxActor(),
   coordinator: (env) =>

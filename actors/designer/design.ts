@@ -1,0 +1,153 @@
+// The designer's logic for one design job, apart from the runtime: ground on a document, recall memory, sample a
+// module, validate it, and turn the verdict into outputs (accepted + rollout job, or rejected) with stable msgIds.
+import type { ActorOutput } from '../../runtime/actor.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
+import { makeRandom } from '../../sandbox/prng.js';
+import type { ValidationReport } from '../../sandbox/index.js';
+import type { Sandbox } from '../sandbox/sandbox-client.js';
+import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type Sample } from '../messages.js';
+import type { LoopOptions } from '../loop-options.js';
+import { LoopError } from '../loop-errors.js';
+import { newMemoryEntry, type MemoryEntry } from '../memory/memory-entry.js';
+import { retrieve } from '../memory/retrieve.js';
+import type { Policy } from '../policy/policy-service.js';
+import { buildDesignerPrompt } from './designer-prompt.js';
+import type { LibraryEnv } from './library-envs.js';
+
+export interface DesignJobBody {
+  jobId: string;
+  iteration: number;
+  seed: number;
+}
+
+/** A grounding document as the designer uses it. */
+export interface GroundingDoc {
+  id: string;
+  text: string;
+  source?: string;
+  kind?: string;
+}
+
+export interface DesignerDeps {
+  policy: Policy;
+  sandbox: Sandbox;
+  options: LoopOptions;
+  /** Draws a document for a seeded random stream; null = no corpus (noCorpus, or none loaded). */
+  corpus: ((random: () => number) => GroundingDoc) | null;
+  /** Environment memory: read for retrieval, written on acceptance; null = none. */
+  memory: { entries(): MemoryEntry[]; add(entry: MemoryEntry): Promise<boolean> } | null;
+  /** The fixed-environment baseline's library (loaded when ablations.fixedEnvs). */
+  library?: LibraryEnv[];
+}
+
+export interface DesignResult {
+  outputs: ActorOutput[];
+  accepted: AcceptedEnv | null;
+  /** The failing stage when rejected. */
+  stage?: string;
+  sample?: Sample;
+}
+
+/** The environment id of a design job; every output of the job derives its msgId from it. */
+export function envIdOf(jobId: string): string {
+  return `env-${jobId}`.slice(0, 200);
+}
+
+/** The module in a completion: the text itself, or the body of a fenced code block when the model wrote one. */
+export function extractModule(text: string): string {
+  const fence = /```(?:js|javascript)?\s*\n([\s\S]*?)```/.exec(text);
+  return (fence ? fence[1]! : text).trim();
+}
+
+/** The family of the parent whose description shares most words with the new environment's ('unknown' if none). */
+export function guessFamily(description: string, parents: readonly MemoryEntry[]): string {
+  const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 3));
+  const mine = words(description);
+  let best = 'unknown', bestOverlap = 0;
+  for (const p of parents) {
+    let n = 0;
+    for (const w of words(p.description)) if (mine.has(w)) n++;
+    if (n > bestOverlap) (bestOverlap = n, best = p.family);
+  }
+  return best;
+}
+
+function failure(report: ValidationReport): { stage: string; reason: string } {
+  const st = report.stages.find((s) => !s.ok);
+  const stage = report.failed ?? st?.stage ?? 'unknown';
+  const reason = st?.detail ?? st?.error?.message ?? `failed at ${stage}`;
+  return { stage, reason: reason.slice(0, 2000) };
+}
+
+function acceptedOutputs(env: AcceptedEnv, o: LoopOptions, seedBase: number): ActorOutput[] {
+  return [
+    { subject: SUBJECTS.envAccepted, type: EnvAccepted, body: env, msgId: `env:${env.envId}` },
+    { subject: SUBJECTS.jobRollout, type: RolloutJob, body: { env, k: o.k, seedBase }, msgId: `rollout:${env.envId}` },
+  ];
+}
+
+async function remember(deps: DesignerDeps, env: AcceptedEnv, source: 'designer' | 'library'): Promise<void> {
+  if (!deps.memory) return;
+  await deps.memory.add(newMemoryEntry({
+    envId: env.envId, name: env.spec.name, description: env.spec.description, family: env.family, codeHash: env.codeHash,
+    ...(env.doc ? { docId: env.doc.id } : {}), parents: env.parents, iteration: env.iteration, source,
+  }));
+}
+
+/** The fixed-environment baseline: a seeded pick from the library, published as accepted without a designer sample. */
+async function pickLibrary(job: DesignJobBody, deps: DesignerDeps): Promise<DesignResult> {
+  const lib = deps.library ?? [];
+  if (lib.length === 0) throw new LoopError('loop.ablations.fixedEnvs needs a non-empty environment library (envs/library)', { code: 'LIBRARY_EMPTY' });
+  const pick = lib[Math.floor(makeRandom(job.seed)() * lib.length)]!;
+  const t0 = performance.now();
+  const first = await deps.sandbox.reset({ code: pick.code, seed: 0 });
+  const { name, description, hint, maxTurns } = first.spec;
+  const env: AcceptedEnv = {
+    envId: envIdOf(job.jobId), jobId: job.jobId, iteration: job.iteration, code: pick.code, codeHash: first.codeHash,
+    spec: { name, description, hint, maxTurns }, family: pick.family, parents: [], validation: { ms: Math.round(performance.now() - t0) },
+  };
+  await remember(deps, env, 'library');
+  return { outputs: acceptedOutputs(env, deps.options, job.seed), accepted: env };
+}
+
+export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: AbortSignal): Promise<DesignResult> {
+  const o = deps.options;
+  if (o.ablations.fixedEnvs) return pickLibrary(job, deps);
+  const random = makeRandom(job.seed);
+  const doc = o.ablations.noCorpus || !deps.corpus ? null : deps.corpus(random);
+  const recalled = o.ablations.noMemory || !deps.memory
+    ? []
+    : retrieve(deps.memory.entries(), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
+  const prompt = buildDesignerPrompt(deps.policy, { doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens });
+  const sample = await deps.policy.sample(prompt.tokens, { ...samplingOf(o.designer), role: 'designer', ...(signal ? { signal } : {}) });
+  const code = extractModule(sample.text);
+  const parents = prompt.memory.map((m) => m.envId);
+  const docRef = doc ? { id: doc.id, ...(doc.source !== undefined ? { source: doc.source } : {}), ...(doc.kind !== undefined ? { kind: doc.kind } : {}) } : undefined;
+  const envId = envIdOf(job.jobId);
+  const base = { envId, jobId: job.jobId, iteration: job.iteration, ...(docRef ? { doc: docRef } : {}), parents };
+
+  const report: ValidationReport | null = code === '' ? null : await deps.sandbox.validate(code, { seeds: o.designer.validationSeeds });
+  if (!report || !report.ok || !report.spec) {
+    const { stage, reason } = report ? failure(report) : { stage: 'parse', reason: 'the completion holds no module (empty text)' };
+    const body = { ...base, code, stage, reason, designer: sample };
+    return { outputs: [{ subject: SUBJECTS.envRejected, type: EnvRejected, body, msgId: `env:${envId}` }], accepted: null, stage, sample };
+  }
+  const { name, description, hint, maxTurns } = report.spec;
+  const st = report.stats;
+  const env: AcceptedEnv = {
+    ...base, code, codeHash: report.codeHash, spec: { name, description, hint, maxTurns }, family: guessFamily(description, prompt.memory),
+    designer: sample,
+    validation: {
+      ms: report.ms,
+      ...(st.oracleMean !== null ? { oracleMean: st.oracleMean } : {}),
+      ...(st.randomMean !== null ? { randomMean: st.randomMean } : {}),
+      ...(st.constantMean !== null ? { constantMean: st.constantMean } : {}),
+    },
+  };
+  await remember(deps, env, 'designer');
+  return { outputs: acceptedOutputs(env, o, job.seed), accepted: env, sample };
+}
+
+export function samplingOf(s: { maxTokens: number; temperature: number; topP: number }): { maxTokens: number; temperature: number; topP: number } {
+  return { maxTokens: s.maxTokens, temperature: s.temperature, topP: s.topP };
+}

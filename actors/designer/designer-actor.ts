@@ -1,0 +1,95 @@
+// The designer role: pulls design jobs and runs design() with the process's shared policy, a sandbox, the
+// environment memory and the corpus, all opened in start() (or injected, for tests and embedding).
+import type { Actor, ActorEnv } from '../../runtime/actor.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
+import { consumerFor } from '../../runtime/topology.js';
+import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
+import { DesignJob } from '../messages.js';
+import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop-options.js';
+import { leaseSandbox } from '../loop-sandbox.js';
+import { MemoryStore } from '../memory/memory-store.js';
+import { leasePolicy } from '../policy/shared.js';
+import type { Policy } from '../policy/policy-service.js';
+import type { Sandbox } from '../sandbox/sandbox-client.js';
+import { design, type DesignJobBody, type DesignerDeps, type GroundingDoc } from './design.js';
+import { loadLibraryEnvs } from './library-envs.js';
+
+export interface DesignerActorOptions {
+  /** Loop options; default: the config's `loop` section. */
+  options?: LoopOptionsInput;
+  policy?: Policy;
+  sandbox?: Sandbox;
+  /** Grounding documents; default: the corpus named by loop.corpus.paths. */
+  corpus?: DesignerDeps['corpus'];
+}
+
+export interface DesignerStats {
+  jobs: number;
+  accepted: number;
+  rejected: number;
+  /** Rejections by failing stage. */
+  stages: Record<string, number>;
+}
+
+export function groundingDoc(c: CorpusChunk): GroundingDoc {
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const source = str(c.meta['source']), kind = str(c.meta['kind']);
+  return { id: c.id, text: c.text, ...(source !== undefined ? { source } : {}), ...(kind !== undefined ? { kind } : {}) };
+}
+
+export type DesignerActor = Actor<DesignJobBody> & { readonly stats: DesignerStats };
+
+export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerActor {
+  let deps: DesignerDeps | null = null;
+  const cleanups: Array<() => Promise<void>> = [];
+  const stats: DesignerStats = { jobs: 0, accepted: 0, rejected: 0, stages: {} };
+
+  async function open(env: ActorEnv): Promise<DesignerDeps> {
+    const options: LoopOptions = opts.options ? validateLoopOptions(opts.options) : loopOptionsOf(env.config);
+    let policy = opts.policy;
+    if (!policy) {
+      const lease = await leasePolicy(options.policy, env.conn, env.log);
+      cleanups.push(() => lease.release());
+      policy = lease.policy;
+    }
+    let sandbox = opts.sandbox;
+    if (!sandbox) {
+      const lease = leaseSandbox(options.sandbox, env.conn.nc);
+      cleanups.push(() => lease.release());
+      sandbox = lease.sandbox;
+    }
+    const memory = await MemoryStore.open(env.conn, env.log);
+    await memory.watch();
+    cleanups.push(() => memory.close());
+    let corpus = opts.corpus ?? null;
+    if (!corpus && !options.ablations.noCorpus && !options.ablations.fixedEnvs) {
+      const c = await openCorpus(options.corpus.paths.length ? { paths: options.corpus.paths } : {});
+      env.log(`designer: corpus of ${c.documentCount} documents, ${c.size} chunks`);
+      corpus = (random) => groundingDoc(c.sample(random));
+    }
+    const library = options.ablations.fixedEnvs ? loadLibraryEnvs() : undefined;
+    return { policy, sandbox, options, corpus, memory, ...(library ? { library } : {}) };
+  }
+
+  return {
+    role: 'designer',
+    input: { consumer: consumerFor('designer', SUBJECTS.jobDesign), type: DesignJob },
+    stats,
+    async start(env) {
+      deps = await open(env);
+    },
+    async handle(job, ctx) {
+      const r = await design(job, deps!, ctx.signal);
+      stats.jobs++;
+      if (r.accepted) stats.accepted++;
+      else {
+        stats.rejected++;
+        if (r.stage) stats.stages[r.stage] = (stats.stages[r.stage] ?? 0) + 1;
+      }
+      return r.outputs;
+    },
+    async stop() {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Fits the designer prompt into the model's context: memory lines are dropped from the end, then the document is
+// cut, until the prompt leaves room for the module (maxTokens, or half the context when that is smaller).
+import { designerPrompt, type MemoryLine } from '../prompts.js';
+import type { Tokenizer } from '../../model/tokenizer.js';
+import type { MemoryEntry } from '../memory/memory-entry.js';
+import { PromptTooLongError } from '../loop-errors.js';
+
+export interface DesignerPromptRequest {
+  doc: string;
+  memory: MemoryEntry[];
+  docChars: number;
+  maxTokens: number;
+}
+
+export interface FittedPrompt {
+  tokens: number[];
+  /** The entries that made it into the prompt (the new environment's parents). */
+  memory: MemoryEntry[];
+  docChars: number;
+}
+
+export function memoryLine(e: MemoryEntry): MemoryLine {
+  return { name: e.name, family: e.family, description: e.description, regret: e.regret, returnHint: e.returnHint, returnNoHint: e.returnNoHint };
+}
+
+export function buildDesignerPrompt(policy: { tokenizer: Tokenizer; contextLength: number }, r: DesignerPromptRequest): FittedPrompt {
+  const limit = policy.contextLength - Math.min(r.maxTokens, Math.floor(policy.contextLength / 2));
+  let memory = r.memory;
+  let docChars = Math.min(r.docChars, r.doc.length);
+  for (;;) {
+    const tokens = designerPrompt(policy.tokenizer, { doc: r.doc, memory: memory.map(memoryLine), docChars });
+    if (tokens.length <= limit) return { tokens, memory, docChars };
+    if (memory.length > 0) memory = memory.slice(0, -1);
+    else if (docChars > 0) docChars = Math.floor(docChars / 2);
+    else throw new PromptTooLongError('designer', tokens.length, limit);
+  }
+}

@@ -1,0 +1,144 @@
+// The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
+// from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { loadCheckpoint } from '../../model/checkpoint.js';
+import { initParameters, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../model/decoder.js';
+import { Sampler } from '../../model/sampler.js';
+import { ModelSession, type Weights } from '../../model/session.js';
+import { loadTokenizer, type Tokenizer } from '../../model/tokenizer.js';
+import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../model/weight-sync.js';
+import { repoPath } from '../../runtime/paths.js';
+import type { Sample } from '../messages.js';
+import { packFloats, packInts } from '../packed.js';
+import { PolicyError, PromptTooLongError } from '../loop-errors.js';
+import type { LoopOptions } from '../loop-options.js';
+
+export interface PolicySampleOptions {
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  signal?: AbortSignal;
+  /** Names the caller in errors. */
+  role?: 'designer' | 'agent';
+}
+
+/** What actors need from the policy (the service, or a stand-in in unit tests of actor logic). */
+export interface Policy {
+  readonly tokenizer: Tokenizer;
+  readonly contextLength: number;
+  sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample>;
+}
+
+export interface PolicyServiceOptions {
+  policy: LoopOptions['policy'];
+  /** Where published weights come from; null or absent = no weight sync. */
+  conn?: WeightSyncConnection | null;
+  log?: (line: string) => void;
+}
+
+export interface PolicyStats {
+  samples: number;
+  tokens: number;
+  version: number;
+}
+
+interface Loaded {
+  config: ResolvedDecoderConfig;
+  weights: Weights;
+  tokenizer: Tokenizer;
+  version: number;
+  source: string;
+}
+
+async function loadModel(p: LoopOptions['policy'], log: (line: string) => void): Promise<Loaded> {
+  const dir = p.checkpoint === null ? null : isAbsolute(p.checkpoint) ? p.checkpoint : repoPath(p.checkpoint);
+  if (dir !== null && existsSync(dir)) {
+    try {
+      const ck = await loadCheckpoint(dir, { optimizer: false });
+      const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
+      return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: dir };
+    } catch (err) {
+      throw new PolicyError(`cannot load checkpoint ${dir}: ${(err as Error).message}`, { checkpoint: dir }, err);
+    }
+  }
+  if (dir !== null && p.missingCheckpoint === 'fail') throw new PolicyError(`checkpoint ${dir} does not exist (loop.policy.missingCheckpoint is "fail")`, { checkpoint: dir });
+  const tokenizer = loadTokenizer(p.tokenizer);
+  const { seed, ...shape } = p.init;
+  const config = validateDecoderConfig({ ...shape, vocab: tokenizer.vocabSize });
+  if (dir !== null) log(`policy: no checkpoint at ${dir}; using a freshly initialised ${config.layers}x${config.width} model (seed ${seed})`);
+  return { config, weights: initParameters(config, seed), tokenizer, version: 0, source: `init:${seed}` };
+}
+
+export class PolicyService implements Policy {
+  private readonly stats_ = { samples: 0, tokens: 0 };
+  private closed = false;
+
+  private constructor(
+    readonly session: ModelSession,
+    readonly sampler: Sampler,
+    readonly tokenizer: Tokenizer,
+    readonly source: string,
+    private watcher: WeightWatcher | null,
+  ) {}
+
+  static async open(o: PolicyServiceOptions): Promise<PolicyService> {
+    const log = o.log ?? (() => undefined);
+    const m = await loadModel(o.policy, log);
+    const session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
+    const stopTokens = [m.tokenizer.specialId('<|end_turn|>'), m.tokenizer.specialId('<|eos|>')];
+    const sampler = new Sampler(session, m.weights, m.version, m.tokenizer, { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed });
+    let watcher: WeightWatcher | null = null;
+    if (o.policy.weightSync && o.conn) {
+      watcher = await watchIntoSampler(o.conn, sampler, {
+        shapes: session.shapes,
+        onError: (err) => log(`policy: weight sync: ${err instanceof Error ? err.message : String(err)}`),
+      });
+    }
+    log(`policy: ${m.source}, version ${m.version}, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
+    return new PolicyService(session, sampler, m.tokenizer, m.source, watcher);
+  }
+
+  get contextLength(): number {
+    return this.session.config.contextLength;
+  }
+
+  get version(): number {
+    return this.sampler.policyVersion;
+  }
+
+  get stats(): PolicyStats {
+    return { ...this.stats_, version: this.version };
+  }
+
+  /** Samples one completion (ending at <|end_turn|>, which stays in the tokens but not the text); maxTokens is cut to the context left. */
+  async sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample> {
+    if (this.closed) throw new PolicyError('the policy service is closed');
+    const room = this.contextLength - prompt.length;
+    if (room < 1) throw new PromptTooLongError(opts.role ?? 'agent', prompt.length, this.contextLength - 1);
+    const out = await this.sampler.generate({
+      prompt, temperature: opts.temperature, topP: opts.topP, maxTokens: Math.min(opts.maxTokens, room),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    this.stats_.samples++;
+    this.stats_.tokens += out.tokens.length;
+    return {
+      promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.logprobs), versions: packInts(out.versions),
+      text: out.text, finishReason: out.finishReason,
+    };
+  }
+
+  /** Applies weights locally (tests, or a learner sharing the process). */
+  setWeights(weights: Weights, version: number): void {
+    this.sampler.setWeights(weights, version);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.watcher?.stop();
+    this.watcher = null;
+    await this.sampler.close();
+    await this.session.release();
+  }
+}
