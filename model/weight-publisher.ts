@@ -85,7 +85,7 @@ export class WeightPublisher {
     if (!Number.isInteger(step) || step < 0) throw new ModelOptionError('step', 'an integer >= 0', step);
     const { kv, os } = await this.open();
     let current = await readPolicyRecord(kv);
-    if (current?.record && version <= current.record.version) throw new StaleVersionError(current.record.version, version);
+    if (current && version <= current.floor) throw new StaleVersionError(current.floor, version);
 
     const bytes = encodeWeightPayload(weights, { version, step, configHash: this.configHash }, this.options.shapes);
     const object = `${OBJECT_PREFIX}${version}-${randomBytes(6).toString('hex')}`;
@@ -119,7 +119,7 @@ export class WeightPublisher {
         if (!isWrongLastSequence(err)) throw new WeightTransportError(`cannot write the KV record: ${(err as Error).message}`, { version: record.version, object: record.object }, err);
       }
       current = await readPolicyRecord(kv);
-      if (current?.record && record.version <= current.record.version) throw new StaleVersionError(current.record.version, record.version);
+      if (current && record.version <= current.floor) throw new StaleVersionError(current.floor, record.version);
     }
   }
 

@@ -34,27 +34,43 @@ export async function openWeightStores(conn: WeightSyncConnection): Promise<Weig
   }
 }
 
-/** The current record and its KV revision; `record` is null when the key was deleted or never written. */
+/**
+ * The current record and its KV revision. `record` is null when the key was deleted or holds something that is not
+ * a PolicyVersion; `floor` is then the newest version still in the key's history, so a publisher cannot go below
+ * it either (purging the key, which drops the history, is the deliberate way to start over).
+ */
 export interface CurrentRecord {
   revision: number;
   record: PolicyRecord | null;
+  floor: number;
 }
 
 export async function readPolicyRecord(kv: KV): Promise<CurrentRecord | null> {
-  let e;
   try {
-    e = await kv.get(POLICY_KEY);
+    const e = await kv.get(POLICY_KEY);
+    if (e === null) return null;
+    const record = e.operation === 'PUT' ? tryDecode(e.value) : null;
+    return { revision: e.revision, record, floor: record?.version ?? (await historyFloor(kv)) };
   } catch (err) {
     throw new WeightTransportError(`cannot read ${BUCKETS.policy}/${POLICY_KEY}: ${(err as Error).message}`, {}, err);
   }
-  if (e === null) return null;
-  if (e.operation !== 'PUT' || e.value.length === 0) return { revision: e.revision, record: null };
-  // An undecodable record is treated as absent so a learner can overwrite it rather than stall forever.
+}
+
+function tryDecode(value: Uint8Array): PolicyRecord | null {
   try {
-    return { revision: e.revision, record: decode(PolicyVersion, e.value) };
+    return value.length ? decode(PolicyVersion, value) : null;
   } catch {
-    return { revision: e.revision, record: null };
+    return null;
   }
+}
+
+async function historyFloor(kv: KV): Promise<number> {
+  let floor = -1;
+  for await (const e of await kv.history({ key: POLICY_KEY })) {
+    const rec = e.operation === 'PUT' ? tryDecode(e.value) : null;
+    if (rec) floor = Math.max(floor, rec.version);
+  }
+  return floor;
 }
 
 /** A compare-and-set that lost: someone else wrote the key after we read it. */

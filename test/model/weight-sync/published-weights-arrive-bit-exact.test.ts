@@ -5,6 +5,8 @@ import { WeightPublisher, WeightWatcher, configHash, readPolicyRecord, openWeigh
 import type { Weights } from '../../../model/session.js';
 import { SMALL_CONFIG, SMALL_SHAPES, sameBits, smallWeights, twoConnections } from './setup.js';
 
+t.setTimeout(30_000); // waits below are on events; this turns a missed one into a quick failure
+
 t.test('publish, then watchers early and late', async (t) => {
   const { learner, sampler } = await twoConnections(t);
   const publisher = new WeightPublisher(learner, { modelConfig: SMALL_CONFIG, shapes: SMALL_SHAPES });
