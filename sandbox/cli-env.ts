@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { isEnvError } from './errors.js';
+import type { SandboxOptions } from './options.js';
 import { SandboxPool } from './pool.js';
 import type { ValidationReport } from './validation-report.js';
 
@@ -12,6 +13,8 @@ export interface EnvCommandIo {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
+  /** Sandbox limits for the pool the command starts (defaults when absent). */
+  sandbox?: SandboxOptions;
 }
 
 export const ENV_USAGE = `Usage:
@@ -81,7 +84,7 @@ async function check(args: string[], io: EnvCommandIo): Promise<number> {
   if (p.files.length === 0) throw new UsageError('check needs at least one FILE');
   const seeds = intFlag(p, 'seeds', 1);
   const codes = await readAll(p.files);
-  const pool = new SandboxPool({ workers: Math.max(1, Math.min(p.files.length, availableParallelism())) });
+  const pool = new SandboxPool({ ...io.sandbox, workers: Math.max(1, Math.min(p.files.length, availableParallelism())) });
   try {
     const reports = await Promise.all(codes.map((c) => pool.validate(c, seeds === undefined ? {} : { seeds })));
     if (p.flags.has('json')) {
@@ -103,7 +106,7 @@ async function play(args: string[], io: EnvCommandIo): Promise<number> {
   if (p.files.length !== 1) throw new UsageError('play needs exactly one FILE');
   const seed = intFlag(p, 'seed', 0) ?? 0;
   const [code] = await readAll(p.files);
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ ...io.sandbox, workers: 1 });
   const out = (s: string): boolean => io.stdout.write(`${s}\n`);
   try {
     const first = await pool.reset({ code: code!, seed, episodeId: 'play' });

@@ -47,6 +47,7 @@ export class Engine {
    * call: a cold instance can take longer than callTimeoutMs and would wrongly blame the first environment.
    */
   private warmUp(): void {
+    this.host.warming = true;
     for (let i = 0; i < 3; i++) {
       try {
         const inst = new EnvInstance(this.host, WARM_UP_ENV);
@@ -60,6 +61,7 @@ export class Engine {
         // Only a slow start can fail here; the next round or the first task runs warmer.
       }
     }
+    this.host.warming = false;
   }
 
   get liveCount(): number {
@@ -72,8 +74,12 @@ export class Engine {
   }
 
   /** Call after every task: drops the QuickJS instance after an OOM or past the memory cap. Returns whether it did. */
-  async maintain(): Promise<boolean> {
+  maintain(): Promise<boolean> | false {
     if (!this.host.needsRecycle()) return false;
+    return this.recycle();
+  }
+
+  private async recycle(): Promise<boolean> {
     this.live.clear(false);
     await this.host.recycle();
     this.warmUp();

@@ -4,7 +4,7 @@ import { Piscina } from 'piscina';
 import { SharedCallWatch, WATCH_BYTES } from './call-watch.js';
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
-import type { WorkerReply, WorkerTask } from './wire.js';
+import type { WorkerBatch, WorkerReply, WorkerTask } from './wire.js';
 
 export interface KillRecord {
   stage: EnvStage;
@@ -13,6 +13,13 @@ export interface KillRecord {
 }
 
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
+const MAX_BATCH = 256;
+
+interface Job {
+  task: WorkerTask;
+  resolve(reply: WorkerReply): void;
+  reject(err: unknown): void;
+}
 
 export class Lane {
   pending = 0;
@@ -25,6 +32,8 @@ export class Lane {
   private readonly watch: SharedCallWatch;
   private readonly killed = new Map<number, KillRecord>();
   private killing = false;
+  private readonly queue: Job[] = [];
+  private inFlight = false;
 
   constructor(readonly index: number, private readonly options: ResolvedSandboxOptions) {
     const sab = new SharedArrayBuffer(WATCH_BYTES);
@@ -46,13 +55,31 @@ export class Lane {
     this.piscina.on('error', () => {});
   }
 
-  async run(task: WorkerTask): Promise<WorkerReply> {
+  /**
+   * Queues a task. While a batch is in flight, tasks accumulate and go out together as the next batch: one message
+   * round trip then carries many steps, which is most of the cost of a step on the live path.
+   */
+  run(task: WorkerTask): Promise<WorkerReply> {
     this.pending++;
-    try {
-      return (await this.piscina.run(task)) as WorkerReply;
-    } finally {
-      this.pending--;
-    }
+    return new Promise<WorkerReply>((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    const jobs = this.queue.splice(0, MAX_BATCH);
+    this.inFlight = true;
+    const batch: WorkerBatch = { items: jobs.map((j) => j.task) };
+    this.piscina.run(batch).then(
+      (replies: WorkerReply[]) => jobs.forEach((j, i) => j.resolve(replies[i]!)),
+      (err: unknown) => jobs.forEach((j) => j.reject(err)),
+    ).finally(() => {
+      this.inFlight = false;
+      this.pending -= jobs.length;
+      this.pump();
+    });
   }
 
   /** The kill record of a task the watchdog terminated, consumed once. */

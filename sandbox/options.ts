@@ -21,6 +21,11 @@ export interface SandboxOptions {
   maxActionChars?: number;
   /** Upper bound of spec.maxTurns. */
   maxTurns?: number;
+  /**
+   * Episodes one locked-down realm hosts before it is freed (each episode evaluates its module afresh in it).
+   * 1 gives every episode a brand-new QuickJS runtime.
+   */
+  episodesPerRealm?: number;
   /** Live environment instances one worker keeps (LRU keyed by episode). */
   liveInstancesPerWorker?: number;
   /** Distinct modules one worker keeps by code hash. */
@@ -47,6 +52,7 @@ export const DEFAULT_SANDBOX_OPTIONS: ResolvedSandboxOptions = {
   maxInfoChars: 4096,
   maxActionChars: 4096,
   maxTurns: 64,
+  episodesPerRealm: 64,
   liveInstancesPerWorker: 128,
   codeCachePerWorker: 64,
   codeCachePool: 1024,
@@ -76,6 +82,7 @@ export function validateSandboxOptions(opts: SandboxOptions = {}): ResolvedSandb
   positiveInt(rec, 'maxInfoChars', 1 << 24);
   positiveInt(rec, 'maxActionChars', 1 << 24);
   positiveInt(rec, 'maxTurns', 1024);
+  positiveInt(rec, 'episodesPerRealm');
   positiveInt(rec, 'liveInstancesPerWorker');
   positiveInt(rec, 'codeCachePerWorker');
   positiveInt(rec, 'codeCachePool');

@@ -7,23 +7,13 @@ import { makeRandom } from './prng.js';
 export const FIXED_EPOCH_MS = 1704067200000;
 
 /**
- * Driver protocol: every driver function returns a string; 'o' + JSON on success, 'e' + JSON [kind, message, value]
- * on a caught failure, kind one of 'threw' | 'contract' | 'range' | 'memory' | 'stack' | 'syntax'.
+ * The fixed, UTC-only Date. Compiled lazily, on the first read of the global `Date`, from intrinsics captured
+ * before any environment code ran (it must not read globals: the module may have replaced them).
  */
-export const PRELUDE_SOURCE = String.raw`(function () {
+const DATE_SOURCE = String.raw`(function (I) {
 'use strict';
-const G = globalThis;
-const stringify = JSON.stringify, isFiniteNum = Number.isFinite, isArray = Array.isArray;
-const getProto = Object.getPrototypeOf, getOwnDesc = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty;
-const apply = Reflect.apply, construct = Reflect.construct, StringC = String, imul = Math.imul;
-const strSlice = String.prototype.slice, objToString = Object.prototype.toString;
-const InternalErrorProto = InternalError.prototype, PromiseProto = Promise.prototype;
-const makeRandom = (${makeRandom.toString()});
-
-let nextRandom = makeRandom(0, imul);
-defineProperty(Math, 'random', { value: function random() { return nextRandom(); }, writable: true, configurable: true });
-
-const D = Date, dProto = D.prototype, FIXED = ${FIXED_EPOCH_MS};
+const { D, apply, construct, defineProperty, strSlice, StringC } = I;
+const dProto = D.prototype, FIXED = ${FIXED_EPOCH_MS};
 const hostOffset = dProto.getTimezoneOffset, dParse = D.parse, dUTC = D.UTC, dGetTime = dProto.getTime;
 const toIso = dProto.toISOString, toUtc = dProto.toUTCString;
 const dateOnly = /^\s*[+-]?\d{4,6}(-\d\d(-\d\d)?)?\s*$/, zoned = /(Z|[+-]\d\d:?\d\d|GMT|UTC)/i;
@@ -56,14 +46,13 @@ dProto.toDateString = function toDateString() { const t = apply(dGetTime, this, 
 dProto.toLocaleDateString = dProto.toDateString;
 dProto.toTimeString = function toTimeString() { const t = apply(dGetTime, this, []); return t === t ? apply(strSlice, apply(toIso, this, []), [11, 19]) + ' GMT+0000' : 'Invalid Date'; };
 dProto.toLocaleTimeString = dProto.toTimeString;
-defineProperty(G, 'Date', { value: FixedDate, writable: true, configurable: true });
-delete G.WeakRef;
-delete G.FinalizationRegistry;
+return FixedDate;
+})`;
 
-let maxObs = 4096, maxInfo = 4096, maxAction = 4096;
-let Env = null, inst = null, oracleFn, history = [], lastObs = '';
-
-function pushOwn(arr, v) { defineProperty(arr, arr.length, { value: v, writable: true, enumerable: true, configurable: true }); }
+/** Failure helpers, compiled lazily on the first failure: they describe offending values without trusting them. */
+const COLD_SOURCE = String.raw`(function (I) {
+'use strict';
+const { stringify, apply, strSlice, objToString, getProto, getOwnDesc, InternalErrorProto, StringC } = I;
 function show(v) {
   try {
     if (typeof v === 'string') return apply(strSlice, v, [0, 200]);
@@ -76,7 +65,7 @@ function show(v) {
     return apply(strSlice, s, [0, 200]);
   } catch (e) { return '<unprintable>'; }
 }
-function fail(kind, message, value) { return 'e' + stringify([kind, message, value === undefined ? null : show(value)]); }
+function fail(kind, message, value) { return 'e[' + stringify(kind) + ',' + stringify(message) + ',' + stringify(value === undefined ? null : show(value)) + ']'; }
 function ownString(o, key) {
   try { const d = getOwnDesc(o, key); return d && typeof d.value === 'string' ? d.value : undefined; } catch (e) { return undefined; }
 }
@@ -91,11 +80,107 @@ function thrown(e, what) {
   }
   return fail('threw', what + ' threw a non-Error value', e);
 }
+return { show, fail, thrown };
+})`;
+/**
+ * Freezes every object reachable from the global object (built-ins, their prototypes, the kit) and the global
+ * object itself, so environment code cannot leave state behind for the next episode of the realm. Data
+ * properties that ordinary code assigns on its own objects (toString, constructor, name, message...) become
+ * accessors whose setter defines an own property, so `obj.toString = f` keeps working ("override taming").
+ * Runs before any environment code, so it may use the globals as they are.
+ */
+const LOCKDOWN_SOURCE = String.raw`(function () {
+'use strict';
+const ownKeys = Reflect.ownKeys, desc = Object.getOwnPropertyDescriptor, getProto = Object.getPrototypeOf;
+const defineProperty = Object.defineProperty, freeze = Object.freeze;
+const TAME = new Set(['constructor', 'toString', 'valueOf', 'toLocaleString', 'toJSON', 'name', 'message', 'then']);
+const seen = new Set();
+function tame(o) {
+  for (const k of ownKeys(o)) {
+    if (!TAME.has(k)) continue;
+    const d = desc(o, k);
+    if (!('value' in d) || !d.writable) continue;
+    const value = d.value;
+    defineProperty(o, k, {
+      get() { return value; },
+      set(v) {
+        if (this === o) throw new TypeError('built-ins are frozen in the sandbox');
+        defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: d.enumerable, configurable: false,
+    });
+  }
+}
+function walk(o) {
+  if (o === null || (typeof o !== 'object' && typeof o !== 'function') || seen.has(o)) return;
+  seen.add(o);
+  if (typeof o === 'object') tame(o);
+  for (const k of ownKeys(o)) {
+    const d = desc(o, k);
+    if ('value' in d) walk(d.value);
+    else { walk(d.get); walk(d.set); }
+  }
+  walk(getProto(o));
+  freeze(o);
+}
+walk(globalThis);
+return seen.size;
+})`;
+
+/**
+ * Driver protocol: every driver function returns a string; 'o' + JSON on success, 'e' + JSON [kind, message, value]
+ * on a caught failure (built by hand: JSON.stringify of arrays consults prototypes the module may have replaced), kind one of 'threw' | 'contract' | 'range' | 'memory' | 'stack' | 'syntax'.
+ * Only the hot path is compiled per context; the Date replacement and the failure helpers are compiled on first use.
+ */
+export const PRELUDE_SOURCE = String.raw`(function () {
+'use strict';
+const G = globalThis, evalC = eval;
+const stringify = JSON.stringify, isFiniteNum = Number.isFinite, isArray = Array.isArray;
+const getProto = Object.getPrototypeOf, getOwnDesc = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty;
+const apply = Reflect.apply, construct = Reflect.construct, StringC = String, imul = Math.imul;
+const strSlice = String.prototype.slice, objToString = Object.prototype.toString;
+const InternalErrorProto = InternalError.prototype, PromiseProto = Promise.prototype;
+const I = { D: Date, stringify, apply, construct, defineProperty, strSlice, objToString, getProto, getOwnDesc, InternalErrorProto, StringC };
+const makeRandom = (${makeRandom.toString()});
+
+let nextRandom = makeRandom(0, imul);
+defineProperty(Math, 'random', { value: function random() { return nextRandom(); }, writable: true, configurable: true });
+
+let fixedDate = null;
+const setDate = (v) => { defineProperty(G, 'Date', { value: v, writable: true, configurable: true }); };
+defineProperty(G, 'Date', {
+  get() { if (fixedDate === null) fixedDate = evalC(${JSON.stringify(DATE_SOURCE)})(I); setDate(fixedDate); return fixedDate; },
+  set: setDate,
+  configurable: true,
+});
+delete G.WeakRef;
+delete G.FinalizationRegistry;
+
+let cold = null;
+const C = () => cold === null ? (cold = evalC(${JSON.stringify(COLD_SOURCE)})(I)) : cold;
+const fail = (kind, message, value) => C().fail(kind, message, value);
+const thrown = (e, what) => C().thrown(e, what);
+
+let maxObs = 4096, maxInfo = 4096, maxAction = 4096;
+let Env = null, inst = null, oracleFn, history = [], lastObs = '';
+
+function pushOwn(arr, v) { defineProperty(arr, arr.length, { value: v, writable: true, enumerable: true, configurable: true }); }
 function isConstructor(f) {
   try { construct(String, [], f); return true; } catch (e) { return false; }
 }
 
 return {
+  lockdown() {
+    void G.Date; // replace the lazy accessor by the fixed Date before freezing
+    evalC(${JSON.stringify(LOCKDOWN_SOURCE)})();
+    return 'o0';
+  },
+  prepare() {
+    // Every module evaluation starts from the same state, whatever the realm hosted before.
+    nextRandom = makeRandom(0, imul);
+    Env = null; inst = null; oracleFn = undefined; history = []; lastObs = '';
+    return 'o0';
+  },
   install(ns, mo, mi, ma) {
     maxObs = mo; maxInfo = mi; maxAction = ma;
     if (ns === null || typeof ns !== 'object') return fail('contract', 'the module has no exports', ns);
@@ -111,7 +196,7 @@ return {
     for (const k of ['name', 'description', 'hint', 'maxTurns']) {
       let v;
       try { v = spec[k]; } catch (e) { return thrown(e, 'reading spec.' + k); }
-      out += '[' + stringify(typeof v) + ',' + stringify(typeof v === 'string' ? apply(strSlice, v, [0, 8193]) : show(v)) + '],';
+      out += '[' + stringify(typeof v) + ',' + stringify(typeof v === 'string' ? apply(strSlice, v, [0, 8193]) : C().show(v)) + '],';
     }
     return out + (oracleFn !== undefined ? 'true]' : 'false]');
   },

@@ -10,6 +10,7 @@ import {
 } from 'quickjs-emscripten';
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
+import { Realm } from './realm.js';
 
 /** Tells whoever watches the wall clock (the pool's watchdog) when a call into QuickJS begins and ends. */
 export interface CallWatch {
@@ -25,6 +26,8 @@ interface WasmMemory {
 }
 const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
 const PAGE = 65536;
+const IDLE_REALMS = 8;
+const WARM_UP_BUDGET_MS = 2000;
 const INITIAL_PAGES = 256;
 
 export class QuickJsHost {
@@ -37,6 +40,9 @@ export class QuickJsHost {
   /** True when the current call grew the WebAssembly memory past its allowance. */
   memoryExceeded = false;
   private deadline = 0;
+  private readonly idleRealms: Realm[] = [];
+  /** While true (engine warm-up) calls get a generous budget: a cold instance is slow, and it is our own code. */
+  warming = false;
   private memoryCeiling = 0;
   private readonly interrupt = (): boolean => {
     if (this.memory.buffer.byteLength > this.memoryCeiling) {
@@ -78,11 +84,27 @@ export class QuickJsHost {
     return rt;
   }
 
+  /** A locked-down realm for one episode: an idle one when available, else a new one. */
+  takeRealm(): Realm {
+    for (;;) {
+      const r = this.idleRealms.pop();
+      if (r === undefined) return new Realm(this);
+      if (r.reusable(this.options.episodesPerRealm)) return r;
+      r.free();
+    }
+  }
+
+  /** Takes a realm back after its episode: kept for reuse while healthy, otherwise freed (or abandoned). */
+  returnRealm(realm: Realm): void {
+    if (realm.reusable(this.options.episodesPerRealm) && this.idleRealms.length < IDLE_REALMS) this.idleRealms.push(realm);
+    else realm.free();
+  }
+
   beginCall(stage: EnvStage, turn: number): void {
     this.interrupted = false;
     this.memoryExceeded = false;
     this.memoryCeiling = this.memory.buffer.byteLength + this.options.memoryLimitBytes;
-    this.deadline = performance.now() + this.options.callTimeoutMs;
+    this.deadline = performance.now() + (this.warming ? WARM_UP_BUDGET_MS : this.options.callTimeoutMs);
     this.watch.begin(stage, turn);
   }
 
@@ -117,6 +139,7 @@ export class QuickJsHost {
    * and loads a fresh one. Callers must forget every instance of the old generation.
    */
   async recycle(): Promise<void> {
+    this.idleRealms.length = 0;
     [this.module, this.memory] = await QuickJsHost.load(this.options);
     this.generation++;
     this.poisoned = false;

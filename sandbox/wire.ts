@@ -48,6 +48,11 @@ export type WorkerTask =
   | { kind: 'step'; seq: number; hash: string; code?: string; seed: number; actions: string[]; episodeId?: string }
   | { kind: 'validate'; seq: number; hash: string; code: string; options: ValidateOptions };
 
+/** What one Piscina task carries: requests queued while the previous batch ran, served in order. */
+export interface WorkerBatch {
+  items: WorkerTask[];
+}
+
 export type WorkerReply =
   | { ok: true; value: ResetResult | StepResult | ValidationReport; recycled?: boolean }
   | { ok: false; error: WireError; recycled?: boolean };

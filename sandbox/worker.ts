@@ -8,7 +8,7 @@ import { Engine } from './engine.js';
 import { toWireError } from './errors.js';
 import { SpadeError } from '../runtime/spade-error.js';
 import type { ResolvedSandboxOptions } from './options.js';
-import type { WorkerReply, WorkerTask } from './wire.js';
+import type { WorkerBatch, WorkerReply, WorkerTask } from './wire.js';
 
 interface SandboxWorkerData {
   options: ResolvedSandboxOptions;
@@ -26,28 +26,34 @@ function kitSource(o: ResolvedSandboxOptions): string | undefined {
 
 const engineReady = Engine.create(data.options, kitSource(data.options), watch);
 
-export default async function handle(task: WorkerTask): Promise<WorkerReply> {
-  const engine = await engineReady;
-  watch.task = task.seq;
-  let reply: WorkerReply;
+function serve(engine: Engine, task: WorkerTask): WorkerReply {
   try {
     switch (task.kind) {
       case 'reset':
-        reply = { ok: true, value: engine.reset(task.hash, task.code, task.seed, task.episodeId) };
-        break;
+        return { ok: true, value: engine.reset(task.hash, task.code, task.seed, task.episodeId) };
       case 'step':
-        reply = { ok: true, value: engine.step(task.hash, task.code, task.seed, task.actions, task.episodeId) };
-        break;
+        return { ok: true, value: engine.step(task.hash, task.code, task.seed, task.actions, task.episodeId) };
       case 'validate':
-        reply = { ok: true, value: engine.validate(task.hash, task.code, task.options) };
-        break;
+        return { ok: true, value: engine.validate(task.hash, task.code, task.options) };
     }
   } catch (err) {
     // Anything that is not one of our typed errors (a WebAssembly abort, a library assertion) may have left the
     // QuickJS instance unusable: recycle it.
     if (!(err instanceof SpadeError)) engine.poison();
-    reply = { ok: false, error: toWireError(err) };
+    return { ok: false, error: toWireError(err) };
   }
-  if (await engine.maintain()) reply.recycled = true;
-  return reply;
+}
+
+export default async function handle(batch: WorkerBatch): Promise<WorkerReply[]> {
+  const engine = await engineReady;
+  const replies: WorkerReply[] = [];
+  for (const task of batch.items) {
+    watch.task = task.seq;
+    const reply = serve(engine, task);
+    // Recycle before the next item: after an OOM nothing else may run in this WebAssembly instance.
+    const recycling = engine.maintain();
+    if (recycling !== false && (await recycling)) reply.recycled = true;
+    replies.push(reply);
+  }
+  return replies;
 }

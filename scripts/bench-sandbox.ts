@@ -25,6 +25,30 @@ const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a -
 interface Rate {
   stepsPerSec: number;
   episodesPerSec: number;
+  /** Per CPU-second of this process (all its threads), or of the child processes for the baseline. */
+  stepsPerCpuSec: number;
+  episodesPerCpuSec: number;
+}
+
+/** CPU seconds used by this process (all threads) — the machine is shared, so wall-clock rates understate. */
+const cpuSec = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** CPU seconds of waited-for children (Linux /proc; clock ticks of 1/100 s). */
+function childCpuSec(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function rate(steps: number, episodes: number, wallMs: number, cpu: number): Rate {
+  const s = wallMs / 1000;
+  return { stepsPerSec: steps / s, episodesPerSec: episodes / s, stepsPerCpuSec: steps / cpu, episodesPerCpuSec: episodes / cpu };
 }
 
 /** Plays episodes with random actions through the pool; `live` keeps instances under an episode id. */
@@ -50,9 +74,9 @@ async function poolRate(pool: SandboxPool, live: boolean, seconds: number): Prom
     }
   }
   const t0 = performance.now();
+  const c0 = cpuSec();
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, l) => lane(l)));
-  const s = (performance.now() - t0) / 1000;
-  return { stepsPerSec: steps / s, episodesPerSec: episodes / s };
+  return rate(steps, episodes, performance.now() - t0, cpuSec() - c0);
 }
 
 /** The engine alone on this thread (what one worker does between messages). */
@@ -62,6 +86,7 @@ async function engineRate(seconds: number): Promise<Rate> {
   let steps = 0;
   let episodes = 0;
   const t0 = performance.now();
+  const c0 = cpuSec();
   const end = t0 + seconds * 1000;
   for (let seed = 1; performance.now() < end; seed++) {
     engine.reset(hash, code, seed, 'e');
@@ -73,8 +98,7 @@ async function engineRate(seconds: number): Promise<Rate> {
     }
     episodes++;
   }
-  const s = (performance.now() - t0) / 1000;
-  return { stepsPerSec: steps / s, episodesPerSec: episodes / s };
+  return rate(steps, episodes, performance.now() - t0, cpuSec() - c0);
 }
 
 const CHILD = `
@@ -97,6 +121,7 @@ async function subprocessRate(episodes: number): Promise<Rate> {
   const random = makeRandom(11);
   let steps = 0;
   const t0 = performance.now();
+  const c0 = childCpuSec();
   for (let e = 0; e < episodes; e++) {
     const actions = Array.from({ length: 64 }, () => ACTIONS[Math.floor(random() * ACTIONS.length)]!);
     const out = await new Promise<string>((resolve, reject) => {
@@ -108,8 +133,7 @@ async function subprocessRate(episodes: number): Promise<Rate> {
     });
     steps += Number(out) - 1;
   }
-  const s = (performance.now() - t0) / 1000;
-  return { stepsPerSec: steps / s, episodesPerSec: episodes / s };
+  return rate(steps, episodes, performance.now() - t0, childCpuSec() - c0);
 }
 
 async function main(): Promise<void> {
@@ -122,11 +146,13 @@ async function main(): Promise<void> {
     liveRuns.push(await poolRate(pool, true, SECONDS / 3));
     replayRuns.push(await poolRate(pool, false, SECONDS / 3));
   }
-  const live = median(liveRuns.map((r) => r.stepsPerSec));
-  const liveEpisodes = median(liveRuns.map((r) => r.episodesPerSec));
-  const replay = median(replayRuns.map((r) => r.stepsPerSec));
-  console.log(`pool, 1 worker, live path:   ${live.toFixed(0)} steps/s, ${liveEpisodes.toFixed(0)} episodes/s (median of 3)`);
-  console.log(`pool, 1 worker, replay path: ${replay.toFixed(0)} steps/s (median of 3)`);
+  const m = (runs: Rate[], k: keyof Rate): number => median(runs.map((r) => r[k]));
+  const show = (label: string, runs: Rate[]): void => {
+    console.log(`${label} ${m(runs, 'stepsPerSec').toFixed(0)} steps/s wall, ${m(runs, 'stepsPerCpuSec').toFixed(0)} steps per CPU-second, `
+      + `${m(runs, 'episodesPerSec').toFixed(1)} episodes/s (median of ${runs.length})`);
+  };
+  show('pool, 1 worker, live path:  ', liveRuns);
+  show('pool, 1 worker, replay path:', replayRuns);
 
   const latencies: number[] = [];
   for (let i = 0; i < 15; i++) {
@@ -139,18 +165,29 @@ async function main(): Promise<void> {
   console.log(`validation (16 seeds): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${latencies.length}`);
   await pool.close();
 
-  const engine = await engineRate(SECONDS / 2);
-  console.log(`engine alone (no messaging), live path: ${engine.stepsPerSec.toFixed(0)} steps/s, ${engine.episodesPerSec.toFixed(0)} episodes/s`);
+  const engineRuns: Rate[] = [];
+  for (let i = 0; i < 3; i++) engineRuns.push(await engineRate(SECONDS / 6));
+  show('engine alone (one thread, no messaging), live path:', engineRuns);
 
   const baseline = await subprocessRate(Number(process.env.BENCH_SUBPROCESS_EPISODES ?? 20));
-  console.log(`subprocess baseline (one node process per episode): ${baseline.episodesPerSec.toFixed(1)} episodes/s, ${baseline.stepsPerSec.toFixed(0)} steps/s`);
-  const ratio = liveEpisodes / baseline.episodesPerSec;
-  console.log(`ratio per episode, pool live path vs subprocess: ${ratio.toFixed(0)}x (target ≥ 50x); live steps/s target ≥ 20000`);
+  console.log(`subprocess baseline (one node process per episode): ${baseline.episodesPerSec.toFixed(1)} episodes/s wall, `
+    + `${baseline.episodesPerCpuSec.toFixed(1)} episodes per CPU-second`);
+  const ratio = m(liveRuns, 'episodesPerSec') / baseline.episodesPerSec;
+  const ratioCpu = m(liveRuns, 'episodesPerCpuSec') / baseline.episodesPerCpuSec;
+  console.log(`per episode, pool live path vs subprocess: ${ratio.toFixed(1)}x wall, ${ratioCpu.toFixed(1)}x per CPU-second (target ≥ 50x)`);
+  console.log(`live path target ≥ 20000 steps/s per core: ${m(liveRuns, 'stepsPerCpuSec').toFixed(0)} per CPU-second (pool), `
+    + `${m(engineRuns, 'stepsPerCpuSec').toFixed(0)} (engine alone)`);
+  const r = (x: number): number => Math.round(x);
   console.log(JSON.stringify({
-    bench: 'sandbox', env: envPath.replace(repoPath(), '.'), liveStepsPerSec: Math.round(live), liveEpisodesPerSec: Math.round(liveEpisodes),
-    replayStepsPerSec: Math.round(replay), engineStepsPerSec: Math.round(engine.stepsPerSec),
-    validationP50Ms: Math.round(p50), validationP99Ms: Math.round(p99),
-    subprocessEpisodesPerSec: Math.round(baseline.episodesPerSec * 10) / 10, ratioPerEpisode: Math.round(ratio),
+    bench: 'sandbox', env: envPath.replace(repoPath(), '.'),
+    liveStepsPerSec: r(m(liveRuns, 'stepsPerSec')), liveStepsPerCpuSec: r(m(liveRuns, 'stepsPerCpuSec')),
+    liveEpisodesPerSec: r(m(liveRuns, 'episodesPerSec')),
+    replayStepsPerSec: r(m(replayRuns, 'stepsPerSec')), replayStepsPerCpuSec: r(m(replayRuns, 'stepsPerCpuSec')),
+    engineStepsPerSec: r(m(engineRuns, 'stepsPerSec')), engineStepsPerCpuSec: r(m(engineRuns, 'stepsPerCpuSec')),
+    validationP50Ms: r(p50), validationP99Ms: r(p99),
+    subprocessEpisodesPerSec: Math.round(baseline.episodesPerSec * 10) / 10,
+    subprocessEpisodesPerCpuSec: Math.round(baseline.episodesPerCpuSec * 10) / 10,
+    ratioPerEpisode: Math.round(ratio * 10) / 10, ratioPerEpisodeCpu: Math.round(ratioCpu * 10) / 10,
     targets: { liveStepsPerSec: 20000, ratioPerEpisode: 50 },
   }));
 }

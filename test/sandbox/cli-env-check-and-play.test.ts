@@ -13,7 +13,8 @@ function io(input = '') {
   let err = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return { streams: { stdin, stdout, stderr }, out: () => out, err: () => err };
+  // A generous call budget: these tests check the command, not the time limit, on a machine shared with others.
+  return { streams: { stdin, stdout, stderr, sandbox: { callTimeoutMs: 500 } }, out: () => out, err: () => err };
 }
 
 const valid = repoPath('test', 'fixtures', 'sum-to-target.js');

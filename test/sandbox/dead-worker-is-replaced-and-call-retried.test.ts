@@ -5,7 +5,7 @@ import { SandboxPool, isEnvTimeout } from '../../sandbox/index.js';
 import { VALID_CODE, servesValid } from './helpers.js';
 
 t.test('a worker killed mid-call is replaced and the call retried', async (t) => {
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500 });
   t.teardown(() => pool.close());
   await servesValid(pool);
   const before = pool.threadIds()[0];
@@ -19,9 +19,9 @@ t.test('a worker killed mid-call is replaced and the call retried', async (t) =>
 });
 
 t.test('the watchdog kills a call stuck in a C builtin', async (t) => {
-  const pool = new SandboxPool({ workers: 1, wallClockKillMs: 300 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 200, wallClockKillMs: 400 });
   t.teardown(() => pool.close());
-  const stuck = VALID_CODE.replace('this.total = 0;', 'this.total = 0; this.x = new Array(1e8).join("ab").length;');
+  const stuck = VALID_CODE.replace('this.total = 0;', 'this.total = 0; this.x = new Array(1e9).indexOf(1);');
   const err = await pool.reset({ code: stuck, seed: 1 }).catch((e: unknown) => e);
   t.ok(isEnvTimeout(err), `EnvTimeout: ${(err as Error).message}`);
   t.equal(pool.stats().watchdogKills, 1);

@@ -14,7 +14,7 @@ export default class Env {
 }`;
 
 t.test('Math.random follows makeRandom(seed) and Date is fixed', async (t) => {
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500 });
   t.teardown(() => pool.close());
   for (const seed of [0, 1, 42, 2 ** 40 + 3, -7]) {
     const r = JSON.parse((await pool.reset({ code: ENV, seed })).observation);

@@ -7,8 +7,8 @@ import { VALID_CODE } from './helpers.js';
 const strip = (r: StepResult) => ({ ...r, live: undefined });
 
 t.test('live, replayed and cross-pool transcripts agree', async (t) => {
-  const a = new SandboxPool({ workers: 2 });
-  const b = new SandboxPool({ workers: 1 });
+  const a = new SandboxPool({ workers: 2, callTimeoutMs: 500 });
+  const b = new SandboxPool({ workers: 1, callTimeoutMs: 500 });
   t.teardown(async () => {
     await a.close();
     await b.close();

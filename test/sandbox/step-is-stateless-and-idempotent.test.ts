@@ -6,7 +6,7 @@ import {
 } from '../../sandbox/index.js';
 import { VALID_CODE } from './helpers.js';
 
-const pool = new SandboxPool({ workers: 1 });
+const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500 });
 t.teardown(() => pool.close());
 
 t.test('a redelivered step returns the same result without stepping again', async (t) => {
