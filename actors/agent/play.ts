@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ActorOutput } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-import { isEnvError, type StepResult } from '../../sandbox/index.js';
+import { isEnvError, isEnvTimeout, type StepResult } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { TrajectoryGroup, type AcceptedEnv, type Episode } from '../messages.js';
 import type { LoopOptions } from '../loop-options.js';
@@ -41,6 +41,22 @@ export function groupIdOf(envId: string): string {
   return `group-${envId}`.slice(0, 200);
 }
 
+const TIMEOUT_RETRIES = 2;
+
+/**
+ * A call over its time limit is retried (replay makes it idempotent): on shared cores a module load or a step
+ * occasionally overruns for reasons that are not the environment's, and one such blip should not end an episode.
+ */
+async function retryTimeouts<T>(call: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (i >= TIMEOUT_RETRIES || !isEnvTimeout(err)) throw err;
+    }
+  }
+}
+
 /**
  * `attempt` keys the sandbox's live instance: unique per play, so two hosts replaying one redelivered job never
  * step each other's instance (a collision would only cost a replay, except when both sit at the same turn).
@@ -62,7 +78,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   const actions: string[] = [];
   let observation: string;
   try {
-    observation = (await sandbox.reset(ref)).observation;
+    observation = (await retryTimeouts(() => sandbox.reset(ref))).observation;
   } catch (err) {
     if (!isEnvError(err)) throw err;
     return { ...ep, error: err.code };
@@ -79,7 +95,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
     actions.push(sample.text);
     let r: StepResult;
     try {
-      r = await sandbox.step({ ...ref, actions: [...actions] });
+      r = await retryTimeouts(() => sandbox.step({ ...ref, actions: [...actions] }));
     } catch (err) {
       if (!isEnvError(err)) throw err;
       return { ...ep, error: err.code };

@@ -99,12 +99,12 @@ async function pickLibrary(job: DesignJobBody, deps: DesignerDeps): Promise<Desi
   const lib = deps.library ?? [];
   if (lib.length === 0) throw new LoopError('loop.ablations.fixedEnvs needs a non-empty environment library (envs/library)', { code: 'LIBRARY_EMPTY' });
   const pick = lib[Math.floor(makeRandom(job.seed)() * lib.length)]!;
-  const t0 = performance.now();
+  // Library environments are validated by their own test suite; reset only reads the spec and the hash.
   const first = await deps.sandbox.reset({ code: pick.code, seed: 0 });
   const { name, description, hint, maxTurns } = first.spec;
   const env: AcceptedEnv = {
     envId: envIdOf(job.jobId), jobId: job.jobId, iteration: job.iteration, code: pick.code, codeHash: first.codeHash,
-    spec: { name, description, hint, maxTurns }, family: pick.family, parents: [], validation: { ms: Math.round(performance.now() - t0) },
+    spec: { name, description, hint, maxTurns }, family: pick.family, parents: [], validation: { ms: 0 },
   };
   await remember(deps, env, 'library');
   return { outputs: acceptedOutputs(env, deps.options, job.seed), accepted: env };
