@@ -1,0 +1,11 @@
+// Public entry of the warm start: supervised training of the base checkpoint from the environment library (designer)
+// and oracle episodes (agent), and the designer evaluation that measures how many sampled modules validate.
+export * from './errors.js';
+export { loadLibrary, vmEnv, LIBRARY_FAMILIES, type LibraryEnv, type LibraryFamily, type LibrarySpec, type VmEnv } from './library.js';
+export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats } from './oracle-episodes.js';
+export { openDocuments, standInDocuments, type DocumentSource, type DocumentSourceKind } from './documents.js';
+export { designerExample, agentExamples, sampleMemory, libraryMemoryLine, type Example, type Role } from './examples.js';
+export { WarmStartData, type DataStreamOptions } from './data-stream.js';
+export { DEFAULT_WARM_START_OPTIONS, validateWarmStartOptions, type WarmStartOptions, type ResolvedWarmStartOptions, type WarmStartModelOptions } from './options.js';
+export { warmStart, type WarmStartSummary, type LossPoint } from './train.js';
+export { evaluateDesigner, DEFAULT_DESIGNER_EVAL_OPTIONS, type DesignerEvalOptions, type DesignerEvalResult, type DesignerSample } from './designer-eval.js';

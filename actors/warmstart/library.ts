@@ -1,0 +1,90 @@
+// The shipped environment library as warm-start material: each module's source, family and spec, and a Node vm
+// copy of the module (kit loaded, Math.random seeded per reset like the sandbox) to ask its oracle for actions.
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import vm from 'node:vm';
+import { repoPath } from '../../runtime/paths.js';
+import { FIXED_EPOCH_MS, makeRandom } from '../../sandbox/index.js';
+import { WarmStartDataError } from './errors.js';
+
+export const LIBRARY_FAMILIES = ['reasoning', 'tools', 'games'] as const;
+export type LibraryFamily = (typeof LIBRARY_FAMILIES)[number];
+
+export interface LibrarySpec {
+  name: string;
+  description: string;
+  hint: string;
+  maxTurns: number;
+}
+
+export interface LibraryEnv {
+  name: string;
+  family: LibraryFamily;
+  code: string;
+  spec: LibrarySpec;
+}
+
+/** A live copy of a module in a Node vm: only for computing oracle actions, the sandbox stays authoritative. */
+export interface VmEnv {
+  reset(seed: number): string;
+  step(action: string): { observation: string; reward: number; terminated: boolean };
+  oracle(history: { observation: string; action: string }[]): string;
+}
+
+let kitSource: string | undefined;
+
+/** Every library module, in family then file order. */
+export function loadLibrary(root = repoPath('envs', 'library')): LibraryEnv[] {
+  return LIBRARY_FAMILIES.flatMap((family) =>
+    readdirSync(`${root}/${family}`).filter((f) => f.endsWith('.js')).sort().map((f) => {
+      const code = readFileSync(`${root}/${family}/${f}`, 'utf8');
+      const name = basename(f, '.js');
+      const { spec } = evaluate(code, name, { current: () => 0 });
+      return { name, family, code, spec: spec as LibrarySpec };
+    }));
+}
+
+// ES module syntax becomes a script whose last expression hands back the three exports.
+function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[]) => unknown } {
+  kitSource ??= readFileSync(repoPath('envs', 'kit.js'), 'utf8');
+  const cls = /^export default class (\w+)/m.exec(code)?.[1];
+  if (!cls) throw new WarmStartDataError(`${env}: no "export default class Name" line`, env);
+  const script = code.replace(/^export default class /m, 'class ').replace(/^export (const|let|function|class) /gm, '$1 ');
+  const FixedDate = class extends Date {
+    constructor(...a: unknown[]) { if (a.length === 0) super(FIXED_EPOCH_MS); else super(...(a as [number])); }
+    static override now(): number { return FIXED_EPOCH_MS; }
+  };
+  const ctx = vm.createContext({ Date: FixedDate });
+  (vm.runInContext('Math', ctx) as { random: () => number }).random = () => random.current();
+  try {
+    vm.runInContext(kitSource, ctx, { filename: 'kit.js' });
+    return vm.runInContext(`${script}\n;({ spec, Env: ${cls}, oracle: typeof oracle === 'function' ? oracle : undefined })`, ctx, { filename: `${env}.js` });
+  } catch (err) {
+    throw new WarmStartDataError(`${env}: module failed to evaluate in the vm: ${(err as Error).message}`, env, err);
+  }
+}
+
+export function vmEnv(e: LibraryEnv): VmEnv {
+  const random = { current: makeRandom(0) };
+  const m = evaluate(e.code, e.name, random);
+  if (!m.oracle) throw new WarmStartDataError(`${e.name}: exports no oracle`, e.name);
+  const oracle = m.oracle;
+  let inst: any = null;
+  let lastObs = '';
+  return {
+    reset(seed) {
+      random.current = makeRandom(seed);
+      inst = new m.Env();
+      lastObs = String(inst.reset(seed).observation);
+      return lastObs;
+    },
+    step(action) {
+      const r = inst.step(action);
+      lastObs = String(r.observation);
+      return { observation: lastObs, reward: Number(r.reward), terminated: r.terminated === true };
+    },
+    oracle(history) {
+      return String(oracle(lastObs, history.map((h) => ({ ...h }))));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Options of the warm start: model shape, budget (steps and a wall-clock cap), batch size, learning rate, data mix,
+// seed and output, with defaults and validation whose messages name the field.
+import { repoPath } from '../../runtime/paths.js';
+import type { DocumentSourceKind } from './documents.js';
+import { WarmStartOptionsError } from './errors.js';
+
+export interface WarmStartModelOptions {
+  layers: number;
+  width: number;
+  heads: number;
+  kvHeads: number;
+  contextLength: number;
+}
+
+export interface WarmStartOptions {
+  /** Decoder shape; the vocab always comes from the tokenizer. */
+  model?: Partial<WarmStartModelOptions>;
+  /** Optimizer updates (the learning-rate schedule spans them). */
+  steps?: number;
+  /** Wall-clock cap: training stops early (and saves) when it runs out; 0 = none. */
+  minutes?: number;
+  /** Most tokens (rows x padded length) in one step. */
+  batchTokens?: number;
+  lr?: number;
+  minLr?: number;
+  warmupSteps?: number;
+  weightDecay?: number;
+  seed?: number;
+  /** Share of steps that train the agent role (the rest train the designer). */
+  agentFraction?: number;
+  /** Designer prompts carry 0..maxMemory memory lines. */
+  maxMemory?: number;
+  /** Oracle episodes played per library env (seeds 1..n). */
+  episodesPerEnv?: number;
+  /** Agent prompt budget (agentPrompt's maxPromptTokens); the agent actor should use the same. */
+  agentMaxPromptTokens?: number;
+  documents?: DocumentSourceKind;
+  outDir?: string;
+  /** Also write the optimizer state (doubles the checkpoint size). */
+  saveOptimizer?: boolean;
+  /** Save a checkpoint every this many steps (0 = only at the end). */
+  saveEvery?: number;
+  /** onnxruntime intra-op threads (0 = its default). */
+  threads?: number;
+  logEvery?: number;
+}
+
+export type ResolvedWarmStartOptions = Required<Omit<WarmStartOptions, 'model'>> & { model: WarmStartModelOptions };
+
+export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
+  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 2560 },
+  steps: 400,
+  minutes: 28,
+  batchTokens: 3072,
+  lr: 2e-3,
+  minLr: 2e-4,
+  warmupSteps: 20,
+  weightDecay: 0.01,
+  seed: 1,
+  agentFraction: 0.2,
+  maxMemory: 3,
+  episodesPerEnv: 8,
+  agentMaxPromptTokens: 1024,
+  documents: 'auto',
+  outDir: repoPath('model', 'checkpoints', 'base'),
+  saveOptimizer: false,
+  saveEvery: 50,
+  threads: 0,
+  logEvery: 5,
+};
+
+const isInt = (v: unknown, min: number): boolean => Number.isInteger(v) && (v as number) >= min;
+const isNum = (v: unknown, min: number, max = Infinity): boolean => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+
+export function validateWarmStartOptions(o: WarmStartOptions = {}): ResolvedWarmStartOptions {
+  const r: ResolvedWarmStartOptions = { ...DEFAULT_WARM_START_OPTIONS, model: { ...DEFAULT_WARM_START_OPTIONS.model, ...o.model } };
+  for (const [k, v] of Object.entries(o)) if (k !== 'model' && v !== undefined) (r as unknown as Record<string, unknown>)[k] = v;
+  for (const f of ['layers', 'width', 'heads', 'kvHeads', 'contextLength'] as const) {
+    if (!isInt(r.model[f], 1)) throw new WarmStartOptionsError(`model.${f}`, 'a positive integer', r.model[f]);
+  }
+  for (const f of ['steps', 'batchTokens', 'warmupSteps', 'episodesPerEnv', 'agentMaxPromptTokens', 'logEvery'] as const) {
+    if (!isInt(r[f], 1)) throw new WarmStartOptionsError(f, 'a positive integer', r[f]);
+  }
+  for (const f of ['maxMemory', 'saveEvery', 'threads', 'seed'] as const) if (!isInt(r[f], 0)) throw new WarmStartOptionsError(f, 'an integer >= 0', r[f]);
+  if (!isNum(r.minutes, 0)) throw new WarmStartOptionsError('minutes', 'a number >= 0', r.minutes);
+  if (!isNum(r.lr, 0) || r.lr === 0) throw new WarmStartOptionsError('lr', 'a positive number', r.lr);
+  if (!isNum(r.minLr, 0, r.lr)) throw new WarmStartOptionsError('minLr', `a number in [0, lr=${r.lr}]`, r.minLr);
+  if (!isNum(r.weightDecay, 0)) throw new WarmStartOptionsError('weightDecay', 'a number >= 0', r.weightDecay);
+  if (!isNum(r.agentFraction, 0, 1)) throw new WarmStartOptionsError('agentFraction', 'a number in [0, 1]', r.agentFraction);
+  if (!['auto', 'corpus', 'stand-in'].includes(r.documents)) throw new WarmStartOptionsError('documents', "'auto', 'corpus' or 'stand-in'", r.documents);
+  if (typeof r.outDir !== 'string' || r.outDir === '') throw new WarmStartOptionsError('outDir', 'a non-empty path', r.outDir);
+  if (typeof r.saveOptimizer !== 'boolean') throw new WarmStartOptionsError('saveOptimizer', 'a boolean', r.saveOptimizer);
+  if (r.batchTokens < r.model.contextLength) throw new WarmStartOptionsError('batchTokens', `at least model.contextLength (${r.model.contextLength})`, r.batchTokens);
+  return r;
+}

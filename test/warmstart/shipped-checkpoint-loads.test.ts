@@ -1,0 +1,28 @@
+// The shipped base checkpoint (model/checkpoints/base) loads with the decoder's own shape table, its vocab is the
+// shipped tokenizer's, and its context holds a designer prompt plus the longest library module.
+import t from 'tap';
+import { existsSync } from 'node:fs';
+import { loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig } from '../../model/index.js';
+import { designerPrompt } from '../../actors/prompts.js';
+import { libraryMemoryLine, loadLibrary } from '../../actors/warmstart/index.js';
+import { makeRandom } from '../../sandbox/index.js';
+import { repoPath } from '../../runtime/paths.js';
+
+const dir = repoPath('model', 'checkpoints', 'base');
+
+t.test('the base checkpoint loads and matches the tokenizer', { skip: !existsSync(dir) && 'no shipped checkpoint yet' }, async (t) => {
+  const tok = loadTokenizer();
+  const ck0 = await loadCheckpoint(dir, { optimizer: false });
+  const config = validateDecoderConfig(ck0.config.model);
+  const ck = await loadCheckpoint(dir, { shapes: parameterShapes(config), optimizer: false });
+  t.equal(config.vocab, tok.vocabSize, 'model vocab = shipped tokenizer vocab');
+  t.equal(ck.tokenizer.vocabSize, tok.vocabSize);
+  t.equal(ck.config.tokenizer.sha256, ck0.config.tokenizer.sha256);
+  const library = loadLibrary();
+  const longest = Math.max(...library.map((e) => tok.encode(e.code).length));
+  const random = makeRandom(1);
+  const doc = 'Prose of many short words, a b c d e f g. '.repeat(20);
+  const memory = [...library].sort((p, q) => q.spec.description.length - p.spec.description.length).slice(0, 3).map((e) => libraryMemoryLine(e, random));
+  const prompt = designerPrompt(tok, { doc, memory });
+  t.ok(prompt.length + longest + 1 <= config.contextLength, `context ${config.contextLength} holds a prompt and the longest module (${longest} tokens)`);
+});
