@@ -1,9 +1,9 @@
 // Rebuilds the shipped corpus (corpus/default/<source>.jsonl.gz) from pinned Debian packages, reproducibly:
 // download (apt-get download pkg=version), unpack (dpkg-deb -x), extract, clean, dedupe, budget, gzip.
-// Usage: node dist/scripts/build-corpus.js [--cache DIR] [--out DIR] [--only name,name]
+// Usage: node dist/scripts/build-corpus.js [--cache DIR] [--out DIR] [--licenses DIR] [--only name,name]
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SOURCES, type RawDoc, type SourceDef } from '../corpus/build/sources.js';
@@ -54,6 +54,15 @@ function splitLong(d: RawDoc): RawDoc[] {
     .map((text, i) => ({ ...d, key: `${d.key}/part-${i + 1}`, title: `${d.title} (part ${i + 1})`, text }));
 }
 
+/** License texts shipped with the data: each package's Debian copyright file, and the common licenses they cite. */
+const COMMON_LICENSES = ['GPL-2', 'GFDL-1.3', 'Apache-2.0'];
+
+function copyLicenses(cache: string, s: SourceDef, dir: string): void {
+  mkdirSync(join(dir, 'common'), { recursive: true });
+  copyFileSync(join(unpacked(cache, s), 'usr/share/doc', s.pkg, 'copyright'), join(dir, `${s.name}.copyright`));
+  for (const l of COMMON_LICENSES) copyFileSync(join('/usr/share/common-licenses', l), join(dir, 'common', l));
+}
+
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 function build(s: SourceDef, cache: string, seen: Set<string>): { docs: Record<string, unknown>[]; dropped: Record<string, number> } {
@@ -93,12 +102,14 @@ function main(): void {
   const cache = arg('--cache', '/tmp/spade-corpus-src');
   const out = arg('--out', repoPath('corpus', 'default'));
   const only = arg('--only', '').split(',').filter(Boolean);
+  const licenses = arg('--licenses', repoPath('corpus', 'licenses'));
   mkdirSync(out, { recursive: true });
   const seen = new Set<string>();
   const rows: string[] = [];
   for (const s of SOURCES) {
     if (only.length && !only.includes(s.name)) continue;
     const { docs, dropped } = build(s, cache, seen);
+    copyLicenses(cache, s, licenses);
     const body = Buffer.from(docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
     const gz = gzipSync(body, { level: 9 });
     writeFileSync(join(out, `${s.name}.jsonl.gz`), gz);

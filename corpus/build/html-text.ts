@@ -30,7 +30,13 @@ export function htmlToText(html: string, opts: HtmlTextOptions = {}): string {
     if (rawTag === undefined) {
       if (text !== undefined && skipTag === undefined && inside) {
         const t = decodeEntities(text);
-        out.push(pre > 0 ? t : t.replace(/\s+/g, ' '));
+        if (pre > 0) out.push(t);
+        else {
+          // Source indentation between tags is not content: no space at the start of an output line.
+          const collapsed = t.replace(/\s+/g, ' ');
+          const last = out[out.length - 1];
+          out.push(last === undefined || /\s$/.test(last) ? collapsed.trimStart() : collapsed);
+        }
       }
       continue;
     }
@@ -65,9 +71,11 @@ export function htmlToText(html: string, opts: HtmlTextOptions = {}): string {
       continue; // markup inside a heading stays on its line
     } else if (PARA_TAGS.has(tag)) out.push('\n\n');
     else if (LINE_TAGS.has(tag)) out.push(!close && tag === 'li' ? '\n- ' : '\n');
-    else if (tag === 'td' || tag === 'th') out.push(' ');
+    else if ((tag === 'td' || tag === 'th') && !/\s$/.test(out[out.length - 1] ?? '\n')) out.push(' ');
   }
-  return tidy(out.join('')).replace(/(^|\n)- *\n+(?=\S)/g, '$1- ');
+  return tidy(out.join(''))
+    .replace(/(^|\n)- *\n+(?=\S)/g, '$1- ') // <li><p>text</p></li>
+    .replace(/(?<=(?:^|\n)- [^\n]*)\n\n(?=- )/g, '\n'); // no blank line between one-line list items
 }
 
 function skipClassMatches(attrs: string, re: RegExp): boolean {
@@ -76,14 +84,13 @@ function skipClassMatches(attrs: string, re: RegExp): boolean {
   return false;
 }
 
-/** Trailing spaces off, no space at line starts outside indentation-significant blocks, at most one blank line. */
+/** Trailing spaces off, at most one blank line, no blank lines at either end (indentation is kept: code needs it). */
 export function tidy(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t\u00a0]+\n/g, '\n')
-    .replace(/\n[ \t]+(?=\S)/g, (s) => (s.length > 3 ? s : '\n')) // keep real indentation (code), drop stray single spaces
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/^\s*\n|\s+$/g, '');
 }
 
 const ENTITIES: Record<string, string> = {
