@@ -35,7 +35,7 @@ const entriesOf = (t: ShapeTable): Array<[string, readonly number[]]> =>
   t instanceof Map ? [...t] : Object.entries(t as Record<string, readonly number[]>);
 
 /** sha256 of the model config's canonical JSON (keys sorted at every depth), so key order does not matter. */
-export function configHash(config: Readonly<Record<string, unknown>>): string {
+export function configHash(config: object): string {
   return createHash('sha256').update(canonicalJson(config)).digest('hex');
 }
 

@@ -17,7 +17,7 @@ import { StaleVersionError, WeightTransportError } from './weight-sync-errors.js
 
 export interface WeightPublisherOptions {
   /** The model config the weights belong to (pass the resolved one, e.g. validateDecoderConfig(c)); watchers compare its hash. */
-  modelConfig: Readonly<Record<string, unknown>>;
+  modelConfig: object;
   /** When given, publish() refuses weights whose names or sizes differ from it, before uploading. */
   shapes?: ShapeTable;
   /** Published versions kept in the object store (older ones are deleted); >= 2 so a watcher mid-download keeps its object. */

@@ -21,7 +21,7 @@ export interface WeightWatcherOptions {
   /** Array type of the delivered weights (the sampler session's dtype). */
   dtype?: 'float32' | 'float64';
   /** When given, weights published for another model config are refused. */
-  modelConfig?: Readonly<Record<string, unknown>> | null;
+  modelConfig?: object | null;
   /** Versions at or below this one are ignored (the version the consumer already runs). */
   fromVersion?: number;
   /** Failed downloads, refused weights and onWeights errors land here; the default logs one line. */

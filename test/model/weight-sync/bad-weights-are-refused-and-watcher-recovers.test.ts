@@ -52,7 +52,7 @@ t.test('refuse, report, recover', async (t) => {
 
   t.test('weights for another model (different feed-forward width): the tensor is named', async (t) => {
     const other = { ...SMALL, ffnHidden: 48 };
-    const wrong = new WeightPublisher(learner, { modelConfig: validateDecoderConfig(other) as unknown as Record<string, unknown>, shapes: parameterShapes(other) });
+    const wrong = new WeightPublisher(learner, { modelConfig: validateDecoderConfig(other), shapes: parameterShapes(other) });
     const { initParameters } = await import('../../../model/decoder.js');
     await wrong.publish(initParameters(other, 2), { version: 2, step: 0 });
     const err = await nextError();

@@ -6,7 +6,7 @@ import type { Connection } from '../../../runtime/connection.js';
 import { connected, natsServer, testConfig, type Teardown } from '../../helpers/nats.js';
 
 export const SMALL: DecoderConfig = { layers: 1, width: 16, heads: 2, contextLength: 16, vocab: 32, ffnHidden: 32 };
-export const SMALL_CONFIG = validateDecoderConfig(SMALL) as unknown as Record<string, unknown>;
+export const SMALL_CONFIG = validateDecoderConfig(SMALL);
 export const SMALL_SHAPES = parameterShapes(SMALL);
 
 export async function twoConnections(t: Teardown): Promise<{ learner: Connection; sampler: Connection }> {
