@@ -1,7 +1,7 @@
 // The loaded corpus: every usable document's text held once, chunks as spans into it, and an alias-table
 // sampler over chunks so that documents are drawn uniformly, by weight, or balanced across a field's values.
 import { chunkId, chunkSpans } from './chunk.js';
-import { CorpusEmptyError } from './errors.js';
+import { CorpusEmptyError, CorpusError } from './errors.js';
 import { validateCorpusOptions, type CorpusOptions, type ResolvedCorpusOptions } from './options.js';
 import { emptyReadStats, readDocuments, type CorpusMeta, type ReadStats } from './reader.js';
 import { CorpusSampler, type Random } from './sampler.js';
@@ -109,6 +109,9 @@ export class Corpus {
 
   /** Chunk `i` in corpus order (file, line, chunk index). */
   chunk(i: number): CorpusChunk {
+    if (!Number.isInteger(i) || i < 0 || i >= this.size) {
+      throw new CorpusError(`chunk index ${i} is outside 0..${this.size - 1}`, 'CORPUS_RANGE', { index: i });
+    }
     const d = this.docs[this.owner[i]!]!;
     const index = i - d.firstChunk;
     return {

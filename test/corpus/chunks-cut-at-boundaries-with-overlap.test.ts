@@ -81,4 +81,6 @@ t.test('corpus chunk ids, counts and lookup', async (t) => {
   t.equal(corpus.get('long#99'), undefined);
   t.equal(corpus.documentText('long'), prose('L', 1800));
   t.equal(corpus.stats.chunks, corpus.size);
+  t.throws(() => corpus.chunk(corpus.size), { code: 'CORPUS_RANGE' });
+  t.throws(() => corpus.chunk(-1), { code: 'CORPUS_RANGE' });
 });
