@@ -1,0 +1,82 @@
+// The learner's accounting log (JSON lines): an `update` line names the trajectories one update applied, a `drop`
+// line those consumed without training (too stale, unusable). Drops are final once their line is fsynced; applied
+// ids become final with the checkpoint that holds their update. On restart, update lines past the restored
+// checkpoint (rolled back with its weights) are cut, so the log lists exactly the trajectories inside the weights.
+import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export type AccountingLine =
+  | { kind: 'update'; update: number; version: number; applied: string[] }
+  | { kind: 'drop'; version: number; reason: 'stale' | 'invalid'; dropped: string[] };
+
+export const ACCOUNTING_FILE = 'accounting.jsonl';
+
+/** Reads the log, keeping drop lines and update lines of updates <= upTo (a torn last line is ignored). */
+export async function readAccounting(stateDir: string, upTo = Infinity): Promise<AccountingLine[]> {
+  const text = await readFile(join(stateDir, ACCOUNTING_FILE), 'utf8').catch(() => '');
+  const out: AccountingLine[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let l: AccountingLine;
+    try {
+      l = JSON.parse(line) as AccountingLine;
+    } catch {
+      break;
+    }
+    if (l.kind === 'drop' || l.update <= upTo) out.push(l);
+  }
+  return out;
+}
+
+export class AccountingLog {
+  /** Ids whose fate is final: dropped (line synced) or applied in a checkpointed update. Redeliveries of these are acked. */
+  readonly final = new Set<string>();
+  /** Ids applied since the last checkpoint (final once it is taken). */
+  private readonly pendingApplied = new Set<string>();
+
+  private constructor(private readonly fh: FileHandle) {}
+
+  /** Opens the log at `stateDir`, cutting update lines past `upTo` (the restored checkpoint's update count). */
+  static async open(stateDir: string, upTo: number): Promise<AccountingLog> {
+    const lines = await readAccounting(stateDir, upTo);
+    const path = join(stateDir, ACCOUNTING_FILE);
+    await writeFile(`${path}.tmp`, lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    await rename(`${path}.tmp`, path);
+    const log = new AccountingLog(await open(path, 'a'));
+    for (const l of lines) for (const id of l.kind === 'drop' ? l.dropped : l.applied) log.final.add(id);
+    return log;
+  }
+
+  /** True when the id was applied or dropped already (final, or applied since the last checkpoint). */
+  seen(id: string): boolean {
+    return this.final.has(id) || this.pendingApplied.has(id);
+  }
+
+  async applied(update: number, version: number, ids: string[]): Promise<void> {
+    for (const id of ids) this.pendingApplied.add(id);
+    await this.fh.appendFile(JSON.stringify({ kind: 'update', update, version, applied: ids } satisfies AccountingLine) + '\n');
+  }
+
+  /** Records drops durably (fsync): they are final at once, whatever happens to the weights. */
+  async dropped(version: number, reason: 'stale' | 'invalid', ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.fh.appendFile(JSON.stringify({ kind: 'drop', version, reason, dropped: ids } satisfies AccountingLine) + '\n');
+    await this.fh.sync();
+    for (const id of ids) this.final.add(id);
+  }
+
+  /** Call before writing a checkpoint: the update lines it covers must be on disk first. */
+  async sync(): Promise<void> {
+    await this.fh.sync();
+  }
+
+  /** Call after the checkpoint is durable: everything applied so far is final. */
+  checkpointed(): void {
+    for (const id of this.pendingApplied) this.final.add(id);
+    this.pendingApplied.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.fh.close();
+  }
+}

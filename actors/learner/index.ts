@@ -1,0 +1,11 @@
+// Public entry of the learner: options, the objective, rows and admission, the trainer, checkpoints, accounting, the actor.
+export * from './errors.js';
+export * from './options.js';
+export { tokenTerm, type ObjectiveKind, type ObjectiveOptions, type TokenTerm } from './objective.js';
+export { trajectoryRows, minVersion, staleness, admitted, rowTokens, type Row } from './rows.js';
+export { PolicyTrainer, microBatches, type UpdateStats, type PolicyTrainerOptions } from './policy-trainer.js';
+export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type LearnerCheckpoint } from './learner-checkpoint.js';
+export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine } from './accounting.js';
+export { busyFraction, type LearnerStats, type UpdateReport } from './learner-metrics.js';
+export { Learner, type LearnerDeps } from './learner.js';
+export { createLearnerActor } from './learner-actor.js';

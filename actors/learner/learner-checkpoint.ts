@@ -1,0 +1,82 @@
+// The learner's checkpoints: <stateDir>/ckpt-<updates>/ holds the model checkpoint (weights, optimizer, tokenizer)
+// and learner.json (policy version, update count, accounting totals). A checkpoint is built in a temporary
+// directory and renamed into place, then LATEST names it: a crash at any point leaves the previous one intact.
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
+import { LearnerStateError } from './errors.js';
+
+export interface LearnerState {
+  /** The last published policy version. */
+  version: number;
+  /** Minibatch updates applied to these weights. */
+  updates: number;
+  /** Trajectories applied and dropped up to this checkpoint (totals, for the accounting check). */
+  applied: number;
+  dropped: number;
+  /** Highest stream sequence of a message whose trajectories are all covered by this checkpoint. */
+  lastStreamSeq: number;
+}
+
+export interface LearnerCheckpoint {
+  state: LearnerState;
+  model: Record<string, unknown>;
+  params: Map<string, Float32Array>;
+  tokenizer: Tokenizer;
+  optimizer?: AdamWState;
+}
+
+const LATEST = 'LATEST';
+const STATE_FILE = 'learner.json';
+const dirName = (updates: number): string => `ckpt-${String(updates).padStart(8, '0')}`;
+
+async function syncPath(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoint & { shapes: ShapeTable }, keep: number): Promise<string> {
+  await mkdir(stateDir, { recursive: true });
+  const name = dirName(c.state.updates);
+  const tmp = join(stateDir, `.tmp-${name}-${process.pid}`);
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp);
+  await saveCheckpoint(join(tmp, 'model'), {
+    model: c.model, params: c.params, shapes: c.shapes, tokenizer: c.tokenizer, policyVersion: c.state.version,
+    step: c.optimizer?.step ?? 0, optimizer: c.optimizer,
+  });
+  await writeFile(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
+  await syncPath(join(tmp, STATE_FILE));
+  await syncPath(tmp);
+  await rm(join(stateDir, name), { recursive: true, force: true });
+  await rename(tmp, join(stateDir, name));
+  await writeFile(join(stateDir, `${LATEST}.tmp`), name + '\n');
+  await syncPath(join(stateDir, `${LATEST}.tmp`));
+  await rename(join(stateDir, `${LATEST}.tmp`), join(stateDir, LATEST));
+  await syncPath(stateDir);
+  const all = (await readdir(stateDir)).filter((n) => /^ckpt-\d+$/.test(n)).sort();
+  for (const old of all.slice(0, Math.max(0, all.length - keep))) await rm(join(stateDir, old), { recursive: true, force: true });
+  return join(stateDir, name);
+}
+
+/** The newest complete checkpoint under stateDir, or null when there is none. */
+export async function loadLearnerCheckpoint(stateDir: string, shapes?: ShapeTable): Promise<LearnerCheckpoint | null> {
+  const latest = await readFile(join(stateDir, LATEST), 'utf8').catch(() => null);
+  if (latest === null) return null;
+  const dir = join(stateDir, latest.trim());
+  if (!(await stat(dir).catch(() => null))) throw new LearnerStateError(`${join(stateDir, LATEST)} names ${latest.trim()}, which does not exist`, { stateDir });
+  let state: LearnerState;
+  try {
+    state = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as LearnerState;
+  } catch (err) {
+    throw new LearnerStateError(`cannot read ${join(dir, STATE_FILE)}: ${(err as Error).message}`, { dir }, err);
+  }
+  for (const f of ['version', 'updates', 'applied', 'dropped', 'lastStreamSeq'] as const)
+    if (!Number.isInteger(state[f]) || state[f] < 0) throw new LearnerStateError(`${join(dir, STATE_FILE)}: ${f} must be an integer >= 0`, { dir, field: f });
+  const ck = await loadCheckpoint(join(dir, 'model'), { shapes });
+  return { state, model: ck.config.model, params: ck.params, tokenizer: ck.tokenizer, optimizer: ck.optimizer };
+}

@@ -1,0 +1,49 @@
+// The learner's counters and per-update report, and their publication as Metric messages on spade.metrics.learner.
+import type { Connection } from '../../runtime/connection.js';
+import { Metric } from '../../runtime/message-types.js';
+import { encode } from '../../runtime/messages.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
+import type { LearnerState } from './learner-checkpoint.js';
+import type { UpdateStats } from './policy-trainer.js';
+
+export interface LearnerStats extends LearnerState {
+  origin: 'resume' | 'init-checkpoint' | 'fresh';
+  droppedStale: number;
+  droppedInvalid: number;
+  /** Trajectories seen again (redelivery or a republished batch) and skipped. */
+  duplicates: number;
+  trainedTokens: number;
+  /** Time inside updates (scoring, gradients, optimizer), for the busy fraction. */
+  computeMs: number;
+  startedAt: number;
+  stalenessMax: number;
+  /** Versions this learner process published, in order. */
+  published: number[];
+}
+
+export interface UpdateReport extends UpdateStats {
+  update: number;
+  /** The version the update was admitted against (the weights' version before this update's publish). */
+  version: number;
+  trajectories: number;
+  stalenessMean: number;
+  stalenessMax: number;
+}
+
+export function busyFraction(s: LearnerStats, now = Date.now()): number {
+  return s.computeMs / Math.max(1, now - s.startedAt);
+}
+
+export async function publishLearnerMetrics(conn: Connection, host: string, s: LearnerStats, r: UpdateReport): Promise<void> {
+  const values: Record<string, number> = {
+    updates: s.updates, version: s.version, loss: r.loss, clip_fraction: r.clipFraction, tis_fraction: r.tisFraction, mean_ratio: r.meanRatio,
+    grad_norm: r.gradNorm, lr: r.lr, tokens: r.tokens, tokens_per_s: (r.tokens * 1000) / Math.max(1e-3, r.computeMs),
+    staleness_mean: r.stalenessMean, staleness_max: r.stalenessMax, dropped: s.dropped, dropped_stale: s.droppedStale,
+    busy_fraction: busyFraction(s), applied: s.applied,
+  };
+  const ts = Date.now();
+  await Promise.all(Object.entries(values).map(([name, value]) =>
+    conn.js.publish(SUBJECTS.metrics('learner'), encode(Metric, { role: 'learner', host, ts, name, value, tags: { update: String(r.update) } }), {
+      msgID: `metric:learner:${host}:${r.update}:${name}`,
+    })));
+}

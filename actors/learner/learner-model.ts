@@ -1,0 +1,59 @@
+// Where the learner's model comes from at start: its own latest checkpoint (resume), else a base checkpoint
+// (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer.
+import {
+  AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
+  type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
+} from '../../model/index.js';
+import { LearnerStateError } from './errors.js';
+import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
+import type { ResolvedLearnerOptions } from './options.js';
+import { PolicyTrainer } from './policy-trainer.js';
+
+export interface LoadedLearnerModel {
+  config: ResolvedDecoderConfig;
+  trainer: PolicyTrainer;
+  tokenizer: Tokenizer;
+  state: LearnerState;
+  /** 'resume' | 'init-checkpoint' | 'fresh'. */
+  origin: 'resume' | 'init-checkpoint' | 'fresh';
+}
+
+const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };
+
+export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel> {
+  let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer, state: LearnerState;
+  let optimizerState;
+  let origin: LoadedLearnerModel['origin'];
+  const own = await loadLearnerCheckpoint(stateDir);
+  if (own) {
+    ({ params, tokenizer, state } = own);
+    model = own.model as unknown as DecoderConfig;
+    optimizerState = own.optimizer;
+    origin = 'resume';
+  } else if (o.initCheckpoint !== undefined) {
+    // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
+    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false });
+    model = ck.config.model as unknown as DecoderConfig;
+    ({ params, tokenizer } = ck);
+    state = { ...FRESH_STATE, version: ck.config.policyVersion };
+    origin = 'init-checkpoint';
+  } else {
+    model = o.model;
+    params = initParameters(model, o.seed);
+    tokenizer = loadTokenizer(o.tokenizer);
+    state = { ...FRESH_STATE };
+    origin = 'fresh';
+  }
+  const config = validateDecoderConfig(model);
+  const shapes = parameterShapes(config);
+  for (const [name, shape] of shapes) {
+    const p = params.get(name);
+    if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
+      throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
+  }
+  const session = await ModelSession.create(config, { graphs: ['train', 'score'], intraOpNumThreads: threads, allowSpinning: false });
+  const optimizer = new AdamW(o.adamw);
+  if (optimizerState) optimizer.loadState(optimizerState);
+  const trainer = new PolicyTrainer(session, params, optimizer, { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, epochs: o.epochs, microBatchTokens: o.microBatchTokens });
+  return { config, trainer, tokenizer, state, origin };
+}

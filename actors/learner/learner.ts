@@ -1,0 +1,288 @@
+// The learner: pulls labeled batches from its durable consumer, admits trajectories by staleness, trains a
+// minibatch at a time, publishes weights every N updates, checkpoints every M, and acks a message only once every
+// trajectory in it is final (applied in a checkpointed update, or dropped with the drop on disk). It runs its own
+// consume loop, not the host's handler, because one update spans many messages and acks wait for a checkpoint.
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { WeightPublisher } from '../../model/weight-sync.js';
+import { parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
+import type { Connection } from '../../runtime/connection.js';
+import { publishDeadLetter } from '../../runtime/dead-letter.js';
+import { decode } from '../../runtime/messages.js';
+import { SUBJECTS, durableName } from '../../runtime/subjects.js';
+import { consumerFor } from '../../runtime/topology.js';
+import { LabeledBatch } from '../messages.js';
+import { AccountingLog } from './accounting.js';
+import { isSampleShapeError } from './errors.js';
+import { saveLearnerCheckpoint } from './learner-checkpoint.js';
+import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
+import { loadLearnerModel } from './learner-model.js';
+import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
+import type { PolicyTrainer } from './policy-trainer.js';
+import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
+
+export interface LearnerDeps {
+  conn: Connection;
+  hostId: string;
+  /** The consumer's ack wait: pending messages get in-progress acks three times per period. */
+  ackWaitMs: number;
+  stateDir: string;
+  /** Default onnxruntime threads when options.threads is 0 (the role's `threads`). */
+  threads?: number;
+  log?: (line: string) => void;
+  /** Called after each update (tests, benchmarks). */
+  onUpdate?: (report: UpdateReport) => void;
+}
+
+interface Buffered {
+  trajId: string;
+  rows: Row[];
+  tokens: number;
+  minVersion: number;
+}
+
+interface Pending {
+  msg: JsMsg;
+  ids: string[];
+}
+
+export class Learner {
+  readonly stats: LearnerStats;
+  private readonly buffer: Buffered[] = [];
+  private readonly inBuffer = new Set<string>();
+  private pending: Pending[] = [];
+  private messages: ConsumerMessages | null = null;
+  private loops: Promise<void>[] = [];
+  private wake: () => void = () => undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private lastArrival = 0;
+  private checkpointedAt: number;
+  private stopping = false;
+  private crashed = false;
+  private readonly log: (line: string) => void;
+
+  private constructor(
+    readonly options: ResolvedLearnerOptions,
+    private readonly deps: LearnerDeps,
+    readonly config: ResolvedDecoderConfig,
+    readonly trainer: PolicyTrainer,
+    private readonly tokenizer: Tokenizer,
+    private readonly accounting: AccountingLog,
+    private readonly publisher: WeightPublisher,
+    stats: LearnerStats,
+  ) {
+    this.stats = stats;
+    this.checkpointedAt = stats.updates;
+    this.log = deps.log ?? (() => undefined);
+  }
+
+  /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
+  static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
+    const o = validateLearnerOptions(options);
+    const m = await loadLearnerModel(deps.stateDir, o, o.threads || deps.threads || 0);
+    const accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
+    const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
+    const stats: LearnerStats = {
+      ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
+      startedAt: Date.now(), stalenessMax: 0, published: [],
+    };
+    const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
+    await l.alignVersion();
+    l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
+    return l;
+  }
+
+  /** Makes the published version the learner's: first publish, or past versions a crash rolled back. */
+  private async alignVersion(): Promise<void> {
+    const cur = await this.publisher.current();
+    if (cur === null || cur.version < this.stats.version) await this.publish(this.stats.version);
+    else if (cur.version > this.stats.version) await this.publish(cur.version + 1);
+  }
+
+  get version(): number {
+    return this.stats.version;
+  }
+
+  async start(): Promise<void> {
+    const decl = consumerFor('learner', SUBJECTS.trajLabeled);
+    const consumer = await this.deps.conn.js.consumers.get(decl.stream, durableName(decl.role));
+    this.messages = await consumer.consume({ max_messages: this.options.pullBatch, expires: 30_000 });
+    const every = Math.max(100, Math.floor(this.deps.ackWaitMs / 3));
+    this.ticker = setInterval(() => this.pending.forEach((p) => p.msg.working()), every);
+    this.ticker.unref();
+    this.stats.startedAt = Date.now();
+    this.loops = [this.consumeLoop(this.messages), this.trainLoop()];
+  }
+
+  private async consumeLoop(messages: ConsumerMessages): Promise<void> {
+    for await (const msg of messages) {
+      if (this.stopping) break;
+      await this.receive(msg);
+    }
+  }
+
+  private async receive(msg: JsMsg): Promise<void> {
+    let batch;
+    try {
+      batch = decode(LabeledBatch, msg.data, { subject: msg.subject, streamSeq: msg.info.streamSequence });
+    } catch (err) {
+      await publishDeadLetter(this.deps.conn.js, msg, { role: 'learner', host: this.deps.hostId, reason: (err as Error).message, code: 'DECODE' });
+      msg.ack();
+      return;
+    }
+    const stale: string[] = [], invalid: string[] = [];
+    for (const traj of batch.trajectories) {
+      const id = traj.trajId;
+      if (this.accounting.seen(id) || this.inBuffer.has(id)) {
+        this.stats.duplicates++;
+        continue;
+      }
+      if (!admitted(this.stats.version, this.options.eta, traj)) {
+        stale.push(id);
+        continue;
+      }
+      let rows: Row[];
+      try {
+        rows = trajectoryRows(traj, this.config);
+      } catch (err) {
+        if (!isSampleShapeError(err)) throw err;
+        this.log(`learner: dropping ${err.message}`);
+        invalid.push(id);
+        continue;
+      }
+      if (rows.length === 0) invalid.push(id);
+      else {
+        this.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj) });
+        this.inBuffer.add(id);
+      }
+    }
+    await this.drop('stale', stale);
+    await this.drop('invalid', invalid);
+    this.pending.push({ msg, ids: batch.trajectories.map((t) => t.trajId) });
+    this.ackFinal();
+    this.lastArrival = Date.now();
+    this.wake();
+  }
+
+  private async drop(reason: 'stale' | 'invalid', ids: string[]): Promise<void> {
+    if (ids.length === 0 || this.crashed) return;
+    await this.accounting.dropped(this.stats.version, reason, ids);
+    this.stats.dropped += ids.length;
+    if (reason === 'stale') this.stats.droppedStale += ids.length;
+    else this.stats.droppedInvalid += ids.length;
+  }
+
+  /** Acks every pending message whose trajectories are all final. */
+  private ackFinal(): void {
+    if (this.crashed) return;
+    this.pending = this.pending.filter((p) => {
+      if (!p.ids.every((id) => this.accounting.final.has(id))) return true;
+      p.msg.ack();
+      this.stats.lastStreamSeq = Math.max(this.stats.lastStreamSeq, p.msg.info.streamSequence);
+      return false;
+    });
+  }
+
+  private bufferedTokens(): number {
+    return this.buffer.reduce((n, b) => n + b.tokens, 0);
+  }
+
+  private ready(): boolean {
+    const o = this.options;
+    if (this.buffer.length === 0) return false;
+    return this.buffer.length >= o.minibatchTrajectories || this.bufferedTokens() >= o.minibatchTokens || Date.now() - this.lastArrival >= o.flushAfterMs;
+  }
+
+  private async trainLoop(): Promise<void> {
+    while (!this.stopping) {
+      if (!this.ready()) {
+        const wait = this.buffer.length > 0 ? Math.max(1, this.options.flushAfterMs - (Date.now() - this.lastArrival)) : 1_000;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
+        continue;
+      }
+      const take: Buffered[] = [];
+      let tokens = 0;
+      while (this.buffer.length > 0 && take.length < this.options.minibatchTrajectories && tokens < this.options.minibatchTokens) {
+        const b = this.buffer.shift()!;
+        take.push(b);
+        tokens += b.tokens;
+      }
+      await this.update(take);
+    }
+  }
+
+  private async update(items: Buffered[]): Promise<void> {
+    // Admission again at update time: the version may have moved since these arrived.
+    const version = this.stats.version;
+    const keep = items.filter((b) => version - b.minVersion <= this.options.eta);
+    const stale = items.filter((b) => version - b.minVersion > this.options.eta);
+    let report: UpdateReport | null = null;
+    if (keep.length > 0) {
+      const u = await this.trainer.update(keep.flatMap((b) => b.rows));
+      if (this.crashed) return;
+      const lags = keep.map((b) => version - b.minVersion);
+      this.stats.updates++;
+      this.stats.applied += keep.length;
+      this.stats.trainedTokens += u.tokens;
+      this.stats.computeMs += u.computeMs;
+      this.stats.stalenessMax = Math.max(this.stats.stalenessMax, ...lags);
+      await this.accounting.applied(this.stats.updates, version, keep.map((b) => b.trajId));
+      report = { ...u, update: this.stats.updates, version, trajectories: keep.length, stalenessMean: lags.reduce((a, b) => a + b, 0) / lags.length, stalenessMax: Math.max(...lags) };
+    }
+    await this.drop('stale', stale.map((b) => b.trajId));
+    for (const b of items) this.inBuffer.delete(b.trajId);
+    if (report === null || this.crashed) return;
+    if (this.stats.updates % this.options.publishEvery === 0) await this.publish(this.stats.version + 1);
+    if (this.stats.updates % this.options.checkpointEvery === 0) await this.checkpoint();
+    await publishLearnerMetrics(this.deps.conn, this.deps.hostId, this.stats, report).catch((err: Error) => this.log(`learner: metrics not published: ${err.message}`));
+    this.deps.onUpdate?.(report);
+  }
+
+  private async publish(version: number): Promise<void> {
+    await this.publisher.publish(this.trainer.weights, { version, step: this.trainer.optimizer.step });
+    this.stats.version = version;
+    this.stats.published.push(version);
+  }
+
+  /** Weights, optimizer and learner state, then acks for everything the checkpoint makes final. */
+  async checkpoint(): Promise<void> {
+    await this.accounting.sync();
+    const { version, updates, applied, dropped, lastStreamSeq } = this.stats;
+    await saveLearnerCheckpoint(this.deps.stateDir, {
+      state: { version, updates, applied, dropped, lastStreamSeq }, model: { ...this.config }, params: this.trainer.weights,
+      shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: this.trainer.optimizer.exportState(),
+    }, this.options.keepCheckpoints);
+    this.checkpointedAt = updates;
+    this.accounting.checkpointed();
+    this.ackFinal();
+  }
+
+  /** Graceful: finish the update in progress, checkpoint, ack what became final, hand the rest back (nak). */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.wake();
+    await this.messages?.close().catch(() => undefined);
+    await Promise.all(this.loops);
+    clearInterval(this.ticker);
+    if (this.stats.updates > this.checkpointedAt) await this.checkpoint();
+    for (const p of this.pending) p.msg.nak();
+    this.pending = [];
+    await this.accounting.close();
+    await this.trainer.session.release();
+  }
+
+  /** A crash, for tests: stop at once, write nothing more, ack nothing; unacked messages come back after ack_wait. */
+  async crash(): Promise<void> {
+    this.crashed = this.stopping = true;
+    this.wake();
+    clearInterval(this.ticker);
+    await this.messages?.close().catch(() => undefined);
+    await Promise.all(this.loops);
+    this.pending = [];
+    await this.accounting.close();
+    await this.trainer.session.release();
+  }
+}

@@ -1,0 +1,85 @@
+// The learner's knobs: objective (clip ε, TIS cap, form), staleness bound η, minibatch and micro-batch sizes,
+// publish and checkpoint cadence, optimizer, and where the model comes from.
+import type { AdamWOptions, DecoderConfig } from '../../model/index.js';
+import { LearnerOptionsError } from './errors.js';
+import type { ObjectiveKind } from './objective.js';
+
+export interface LearnerOptions {
+  /** Model architecture; ignored when a checkpoint (own or initCheckpoint) exists, whose config wins. */
+  model?: DecoderConfig;
+  /** Base checkpoint directory to start from when the learner has none of its own (e.g. the warm-start one). */
+  initCheckpoint?: string;
+  /** Tokenizer name or path stored with checkpoints when starting from fresh weights. */
+  tokenizer?: string;
+  /** Where the learner keeps its checkpoints and accounting log; default <run.dir>/learner. */
+  stateDir?: string;
+  /** Seed of fresh weights (no checkpoint anywhere). */
+  seed?: number;
+  /** Maximum staleness in policy versions: a trajectory older than this at update time is dropped. 0 = synchronous. */
+  eta?: number;
+  objective?: ObjectiveKind;
+  clipEps?: number;
+  tisCap?: number;
+  /** Optimizer steps per minibatch (PPO epochs); the proximal policy of 'decoupled' is the one before the first. */
+  epochs?: number;
+  /** An update starts once this many trajectories, or minibatchTokens trained tokens, are buffered. */
+  minibatchTrajectories?: number;
+  minibatchTokens?: number;
+  /** ...or when the buffer is non-empty and nothing arrived for this long (so a synchronous loop never stalls). */
+  flushAfterMs?: number;
+  /** Bound on one forward/backward pass: rows x padded length. Larger minibatches accumulate gradients. */
+  microBatchTokens?: number;
+  /** Publish weights (and bump the policy version) every this many updates. */
+  publishEvery?: number;
+  /** Checkpoint (weights, optimizer, learner state) every this many updates; messages are acked only after. */
+  checkpointEvery?: number;
+  /** Checkpoints kept on disk. */
+  keepCheckpoints?: number;
+  adamw?: AdamWOptions;
+  /** onnxruntime intra-op threads (0 = the role's `threads`, else all cores). */
+  threads?: number;
+  /** Pull batch size of the consumer. */
+  pullBatch?: number;
+}
+
+export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoint' | 'stateDir' | 'model' | 'tokenizer'>> &
+  Pick<LearnerOptions, 'initCheckpoint' | 'stateDir'> & { model: DecoderConfig; tokenizer: string };
+
+export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoint' | 'stateDir'> = {
+  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 512, vocab: 2048 },
+  tokenizer: 'bpe-2048',
+  seed: 0,
+  eta: 2,
+  objective: 'behaviour',
+  clipEps: 0.2,
+  tisCap: 2,
+  epochs: 1,
+  minibatchTrajectories: 32,
+  minibatchTokens: 16_384,
+  flushAfterMs: 1_000,
+  microBatchTokens: 8_192,
+  publishEvery: 1,
+  checkpointEvery: 10,
+  keepCheckpoints: 2,
+  adamw: { schedule: { peakLr: 1e-5, warmupSteps: 10, decaySteps: 100_000, minLr: 1e-6 }, weightDecay: 0, maxGradNorm: 1 },
+  threads: 0,
+  pullBatch: 64,
+};
+
+export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLearnerOptions {
+  const o = { ...DEFAULT_LEARNER_OPTIONS, ...options } as ResolvedLearnerOptions;
+  const int = (f: keyof LearnerOptions, min: number): void => {
+    const v = o[f as keyof ResolvedLearnerOptions];
+    if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) throw new LearnerOptionsError(f, `an integer >= ${min}`, v);
+  };
+  for (const [f, min] of [['eta', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
+    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1]] as const) int(f, min);
+  if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);
+  if (!(typeof o.clipEps === 'number' && o.clipEps > 0 && o.clipEps < 1)) throw new LearnerOptionsError('clipEps', 'a number in (0, 1)', o.clipEps);
+  if (!(typeof o.tisCap === 'number' && o.tisCap >= 1 && Number.isFinite(o.tisCap))) throw new LearnerOptionsError('tisCap', 'a finite number >= 1', o.tisCap);
+  if (o.model === null || typeof o.model !== 'object') throw new LearnerOptionsError('model', 'a decoder config object', o.model);
+  if (typeof o.tokenizer !== 'string' || o.tokenizer.length === 0) throw new LearnerOptionsError('tokenizer', 'a tokenizer name or path', o.tokenizer);
+  for (const f of ['initCheckpoint', 'stateDir'] as const)
+    if (o[f] !== undefined && (typeof o[f] !== 'string' || o[f]!.length === 0)) throw new LearnerOptionsError(f, 'a directory path', o[f]);
+  return o;
+}

@@ -1,0 +1,124 @@
+// One learner update on onnxruntime: score the minibatch under the current weights (log π_θ), turn the per-token
+// objective into dJ/dlogπ, run the training graph for parameter gradients (accumulated over micro-batches), and
+// take an AdamW step. Token-mean: every trained token of the minibatch weighs 1/N.
+import { AdamW, packBatch, type ModelSession, type ResolvedDecoderConfig } from '../../model/index.js';
+import { tokenTerm, type ObjectiveOptions } from './objective.js';
+import { rowTokens, type Row } from './rows.js';
+
+export interface UpdateStats {
+  rows: number;
+  /** Trained tokens (the token-mean's N). */
+  tokens: number;
+  /** Tokens run through the model (prompts included, padding not). */
+  processedTokens: number;
+  /** −mean J over trained tokens (first epoch). */
+  loss: number;
+  clipFraction: number;
+  tisFraction: number;
+  /** Mean π_θ/π_behav over trained tokens (first epoch). */
+  meanRatio: number;
+  gradNorm: number;
+  lr: number;
+  optimizerStep: number;
+  computeMs: number;
+}
+
+export interface PolicyTrainerOptions extends ObjectiveOptions {
+  epochs: number;
+  microBatchTokens: number;
+}
+
+/** Greedy packing of length-sorted rows so that rows × longest ≤ budget (a single longer row goes alone). */
+export function microBatches(rows: readonly Row[], budget: number): Row[][] {
+  const sorted = [...rows].sort((a, b) => b.tokens.length - a.tokens.length);
+  const out: Row[][] = [];
+  let cur: Row[] = [];
+  for (const r of sorted) {
+    const width = cur.length > 0 ? cur[0]!.tokens.length : r.tokens.length;
+    if (cur.length > 0 && (cur.length + 1) * width > budget) {
+      out.push(cur);
+      cur = [];
+    }
+    cur.push(r);
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+export class PolicyTrainer {
+  constructor(
+    readonly session: ModelSession,
+    readonly weights: Map<string, Float32Array>,
+    readonly optimizer: AdamW,
+    readonly options: PolicyTrainerOptions,
+  ) {}
+
+  get config(): ResolvedDecoderConfig {
+    return this.session.config;
+  }
+
+  /** Optimizer steps (epochs) on one minibatch. */
+  async update(rows: readonly Row[]): Promise<UpdateStats> {
+    const t0 = performance.now();
+    // Per row: log π at the start of the update, the proximal policy of the 'decoupled' objective.
+    const proximal = new Map<Row, Float32Array>();
+    let first: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> | null = null;
+    let gradNorm = 0, lr = 0, step = this.optimizer.step;
+    for (let epoch = 0; epoch < this.options.epochs; epoch++) {
+      const g = await this.gradients(rows, proximal);
+      first ??= g.stats;
+      const res = this.optimizer.update(this.weights, g.grads);
+      if (epoch === 0) gradNorm = res.gradNorm;
+      lr = res.lr;
+      step = res.step;
+    }
+    return { ...first!, gradNorm, lr, optimizerStep: step, computeMs: performance.now() - t0 };
+  }
+
+  /**
+   * Gradients of −(1/N)·Σ J over the minibatch's N trained tokens, accumulated over micro-batches. `proximal`
+   * holds each row's log π from the first call (filled when empty), the reference of the 'decoupled' objective.
+   */
+  async gradients(rows: readonly Row[], proximal = new Map<Row, Float32Array>()): Promise<{
+    grads: Map<string, Float32Array>; stats: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'>;
+  }> {
+    const N = rows.reduce((n, r) => n + rowTokens(r), 0);
+    let loss = 0, clipped = 0, truncated = 0, ratioSum = 0;
+    let grads: Map<string, Float32Array> | null = null;
+    for (const mb of microBatches(rows, this.options.microBatchTokens)) {
+      const packed = packBatch(mb.map((r) => ({ tokens: r.tokens, mask: r.tokens.slice(1).map((_, i) => (i >= r.promptLen - 1 ? 1 : 0)) })));
+      const W = packed.time - 1;
+      const { logp } = await this.session.score(packed, this.weights); // (B, T-1)
+      mb.forEach((r, b) => {
+        const n = rowTokens(r);
+        let prox = proximal.get(r);
+        const fill = prox === undefined;
+        if (fill) proximal.set(r, (prox = new Float32Array(n)));
+        for (let j = 0; j < n; j++) {
+          const at = b * W + r.promptLen - 1 + j;
+          const lp = logp[at]!;
+          if (fill) prox![j] = lp;
+          const term = tokenTerm(lp, r.behaviour[j]!, r.advantage, this.options, prox![j]!);
+          packed.dlogp[at] = -term.grad / N; // minimise −J/N
+          loss -= term.objective / N;
+          clipped += Number(term.clipped);
+          truncated += Number(term.truncated);
+          ratioSum += term.ratio;
+        }
+      });
+      const out = await this.session.train(packed, this.weights);
+      if (grads === null) grads = new Map([...out.grads].map(([k, g]) => [k, Float32Array.from(g)]));
+      else for (const [k, g] of out.grads) {
+        const acc = grads.get(k)!;
+        for (let i = 0; i < acc.length; i++) acc[i]! += g[i]!;
+      }
+    }
+    return {
+      grads: grads!,
+      stats: {
+        rows: rows.length, tokens: N, processedTokens: rows.reduce((n, r) => n + r.tokens.length, 0),
+        loss, clipFraction: clipped / N, tisFraction: truncated / N, meanRatio: ratioSum / N,
+      },
+    };
+  }
+}
