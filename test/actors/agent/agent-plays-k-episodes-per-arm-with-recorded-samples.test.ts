@@ -27,7 +27,7 @@ async function accepted(pool: SandboxPool, envId: string, code: string): Promise
 }
 
 t.test('k per arm, recorded samples, env faults', async (t) => {
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500, wallClockKillMs: 5_000 });
   const policy = await PolicyService.open({ policy: TINY_POLICY });
   t.teardown(async () => (await policy.close(), await pool.close()));
   const deps: AgentDeps = { policy, sandbox: pool, options: tinyLoop({ agent: { maxTokens: 6, maxTurns: 6 } }) };

@@ -45,7 +45,7 @@ const known = [
 const doc = { id: 'doc-7#0', text: 'Arithmetic is the branch of mathematics that studies numbers and operations on them.', source: 'wiki', kind: 'encyclopedic' };
 
 t.test('designer verdicts', async (t) => {
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500, wallClockKillMs: 5_000 });
   t.teardown(() => pool.close());
   const options = tinyLoop({ k: 3 });
   const deps = (text: string, mem = memory(known), over: Partial<DesignerDeps> = {}): DesignerDeps & { policy: ReturnType<typeof scripted> } =>
@@ -88,7 +88,7 @@ t.test('designer verdicts', async (t) => {
 });
 
 t.test('ablations and the fixed-environment baseline', async (t) => {
-  const pool = new SandboxPool({ workers: 1 });
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 500, wallClockKillMs: 5_000 });
   t.teardown(() => pool.close());
   const plain = scripted(NO_DEFAULT);
   const r = await design({ jobId: 'j', iteration: 0, seed: 1 }, {

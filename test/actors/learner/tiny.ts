@@ -1,6 +1,10 @@
 // A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), and helpers to build labeled batches.
 import { packFloats, packInts } from '../../../actors/packed.js';
-import type { Labeled } from '../../../actors/messages.js';
+import { LabeledBatch, type Labeled } from '../../../actors/messages.js';
+import type { LearnerOptions } from '../../../actors/learner/index.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { encode } from '../../../runtime/messages.js';
+import { SUBJECTS } from '../../../runtime/subjects.js';
 import type { DecoderConfig } from '../../../model/index.js';
 
 export const TINY: DecoderConfig = { layers: 1, width: 16, heads: 2, contextLength: 32, vocab: 272, ffnHidden: 32 };
@@ -13,5 +17,19 @@ export function traj(trajId: string, tokens: number[], advantage: number, versio
       promptTokens: packInts([1, 40, 41]), tokens: packInts(tokens), logprobs: packFloats(lp ?? tokens.map(() => -3)),
       versions: packInts(tokens.map(() => version)), text: '', finishReason: 'stop',
     }],
+  };
+}
+
+/** Publishes one LabeledBatch holding `trajectories` (msgId from the batch id, as the evaluator does). */
+export async function publishBatch(conn: Connection, batchId: string, trajectories: Labeled[]): Promise<void> {
+  const body = { batchId, envId: batchId, iteration: 0, accepted: true, designerReward: 0, trajectories };
+  await conn.js.publish(SUBJECTS.trajLabeled, encode(LabeledBatch, body), { msgID: `traj.labeled:${batchId}` });
+}
+
+/** Learner options for tests: the tiny model, fresh weights, small minibatches, no waiting. */
+export function learnerOptions(extra: LearnerOptions = {}): LearnerOptions {
+  return {
+    model: TINY, tokenizer: 'bytes', minibatchTrajectories: 4, flushAfterMs: 200, threads: 1,
+    adamw: { schedule: { peakLr: 1e-3, warmupSteps: 0, decaySteps: 10, minLr: 1e-3 } }, ...extra,
   };
 }
