@@ -4,12 +4,23 @@ import { HEADING_MARK } from './html-text.js';
 
 const RST_UNDERLINE = /^([=\-~^"'`#*+<>:.])\1{2,}\s*$/;
 
-/** reStructuredText → text with heading marks; levels follow the order underline styles first appear. */
+/**
+ * reStructuredText → text with heading marks; levels follow the order underline styles first appear. Literal
+ * blocks (after `::` or a code directive) are kept verbatim; inline markup is removed per paragraph, since roles
+ * and links often wrap across lines.
+ */
 export function rstToText(src: string): string {
   const lines = src.replace(/\r/g, '').split('\n');
   const styles: string[] = [];
   const out: string[] = [];
+  let para: string[] = [];
   let skipIndent = -1;
+  let literal = -1;
+  let literalBody = false;
+  const flush = (): void => {
+    if (para.length) out.push(inline(para.join('\n')));
+    para = [];
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const indent = /^ */.exec(line)![0].length;
@@ -17,19 +28,35 @@ export function rstToText(src: string): string {
       if (line.trim() === '' || indent > skipIndent) continue;
       skipIndent = -1;
     }
+    if (literal >= 0) {
+      if (line.trim() === '') {
+        out.push('');
+        continue;
+      }
+      if (indent > literal) {
+        if (!literalBody && /^\s*:[\w-]+:/.test(line)) continue; // code-block options
+        literalBody = true;
+        out.push(line);
+        continue;
+      }
+      literal = -1;
+    }
     const next = lines[i + 1] ?? '';
     if (RST_UNDERLINE.test(line) && RST_UNDERLINE.test(lines[i + 2] ?? '') && next.trim()) {
+      flush();
       out.push(heading(styles, `o${line[0]}`, next));
       i += 2;
       continue;
     }
     if (line.trim() && !RST_UNDERLINE.test(line) && RST_UNDERLINE.test(next) && next.trim().length >= line.trim().length - 2 && indent === 0) {
+      flush();
       out.push(heading(styles, next[0]!, line));
       i += 1;
       continue;
     }
     const directive = /^(\s*)\.\. ([a-zA-Z:-]+)::\s*(.*)$/.exec(line);
     if (directive) {
+      flush();
       const [, , name, arg] = directive;
       // Prose-bearing directives keep their body; the rest (toctree, index, images, module markers...) go.
       if (/^(note|warning|tip|important|seealso|versionadded|versionchanged|deprecated|attention|caution|hint)$/.test(name!)) {
@@ -40,17 +67,33 @@ export function rstToText(src: string): string {
         if (arg && !/module/.test(name!)) out.push(inline(arg));
         continue;
       }
-      if (/^(code-block|code|sourcecode|productionlist|doctest|testcode|testsetup|testoutput)$/.test(name!)) continue;
+      if (/^(code-block|code|sourcecode|productionlist|doctest|testcode|testsetup|testoutput)$/.test(name!)) {
+        (literal = indent), (literalBody = false);
+        continue;
+      }
       skipIndent = indent;
       continue;
     }
     if (/^\s*\.\. /.test(line) || /^\s*\.\.\s*$/.test(line)) {
+      flush();
       skipIndent = indent;
       continue;
     }
-    if (/^\s*:[a-zA-Z -]+:\s*/.test(line) && /^\s*:(synopsis|platform|noindex|module|canonical|title|emphasize-lines|linenos|caption|maxdepth|glob|hidden|deprecated|audit-event)/.test(line)) continue;
-    out.push(inline(line.replace(/::\s*$/, ':')));
+    if (/^\s*:(synopsis|platform|noindex|module|canonical|title|emphasize-lines|linenos|caption|maxdepth|glob|hidden|deprecated|audit-event)/.test(line)) continue;
+    if (line.trim() === '') {
+      flush();
+      out.push('');
+      continue;
+    }
+    if (/::\s*$/.test(line)) {
+      if (line.trim() !== '::') para.push(line.replace(/::\s*$/, ':'));
+      flush();
+      (literal = indent), (literalBody = false);
+      continue;
+    }
+    para.push(line);
   }
+  flush();
   return out.join('\n');
 }
 
@@ -75,7 +118,7 @@ function inline(s: string): string {
     .replace(/\*\*([^*]+)\*\*/g, '$1')
     .replace(/(^|\s)\*([^*\s][^*]*)\*/g, '$1$2')
     .replace(/\|([a-zA-Z-]+)\|/g, '$1')
-    .replace(/\\(.)/g, '$1');
+    .replace(/\\([^\n])/g, '$1');
 }
 
 /** AsciiDoc (git's documentation sources) → text with heading marks. */
