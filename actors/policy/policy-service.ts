@@ -128,6 +128,13 @@ export class PolicyService implements Policy {
     };
   }
 
+  /** Resolves once published weights of `version` or newer are in the sampler (they apply from the next decode step). */
+  async waitForVersion(version: number): Promise<void> {
+    if (this.version >= version) return;
+    if (!this.watcher) throw new PolicyError(`policy version ${this.version} cannot reach ${version}: weight sync is off (loop.policy.weightSync, or no connection)`, { version });
+    await this.watcher.waitForVersion(version);
+  }
+
   /** Applies weights locally (tests, or a learner sharing the process). */
   setWeights(weights: Weights, version: number): void {
     this.sampler.setWeights(weights, version);
