@@ -44,7 +44,7 @@ export class EnvInstance {
     try {
       const r = this.realm;
       r.uses++;
-      r.call(DriverFn.prepare, [], 'load', 0);
+      r.call(DriverFn.prepare, [], 'load', 0, true, true);
       const ns = r.evalModule(code);
       const o = host.options;
       const ctx = r.ctx;

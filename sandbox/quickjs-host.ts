@@ -11,6 +11,7 @@ import {
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import { Realm } from './realm.js';
+import { ThreadCpu } from './thread-cpu.js';
 
 /** Tells whoever watches the wall clock (the pool's watchdog) when a call into QuickJS begins and ends. */
 export interface CallWatch {
@@ -28,6 +29,7 @@ const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { 
 const PAGE = 65536;
 const IDLE_REALMS = 8;
 const WARM_UP_BUDGET_MS = 2000;
+const CPU_RECHECK_MS = 10;
 const INITIAL_PAGES = 256;
 
 export class QuickJsHost {
@@ -44,16 +46,32 @@ export class QuickJsHost {
   /** While true (engine warm-up) calls get a generous budget: a cold instance is slow, and it is our own code. */
   warming = false;
   private memoryCeiling = 0;
+  private callStart = 0;
+  private budget = 0;
+  /** Thread CPU time when the wall budget first ran out (-1: not yet). */
+  private cpuMark = -1;
+  private readonly cpu = new ThreadCpu();
+  /**
+   * Polled by QuickJS every few thousand operations. The wall clock is the cheap first check; once the wall
+   * budget is spent, the call must also have used `budget` of its thread's CPU since then before it is stopped,
+   * so a descheduled call on a busy machine is not blamed. Past half the watchdog's wall limit it stops anyway.
+   */
   private readonly interrupt = (): boolean => {
     if (this.memory.buffer.byteLength > this.memoryCeiling) {
       this.memoryExceeded = true;
       this.interrupted = true;
       return true;
     }
-    if (performance.now() > this.deadline) {
+    const now = performance.now();
+    if (now <= this.deadline) return false;
+    const cpu = this.cpu.ms();
+    const spent = cpu - this.cpuMark;
+    if (Number.isNaN(cpu) || now - this.callStart > this.options.wallClockKillMs / 2 || (this.cpuMark >= 0 && spent >= this.budget)) {
       this.interrupted = true;
       return true;
     }
+    if (this.cpuMark < 0) this.cpuMark = cpu;
+    this.deadline = now + Math.max(CPU_RECHECK_MS, this.budget - Math.max(0, spent));
     return false;
   };
 
@@ -104,7 +122,10 @@ export class QuickJsHost {
     this.interrupted = false;
     this.memoryExceeded = false;
     this.memoryCeiling = this.memory.buffer.byteLength + this.options.memoryLimitBytes;
-    this.deadline = performance.now() + (this.warming ? WARM_UP_BUDGET_MS : this.options.callTimeoutMs);
+    this.budget = this.warming ? WARM_UP_BUDGET_MS : this.options.callTimeoutMs;
+    this.callStart = performance.now();
+    this.deadline = this.callStart + this.budget;
+    this.cpuMark = -1;
     this.watch.begin(stage, turn);
   }
 
@@ -112,7 +133,16 @@ export class QuickJsHost {
   extendDeadline(ms: number): void {
     this.interrupted = false;
     this.memoryCeiling = Number.POSITIVE_INFINITY;
-    this.deadline = performance.now() + ms;
+    this.budget = ms;
+    this.cpuMark = -1;
+    this.callStart = performance.now();
+    this.deadline = this.callStart + ms;
+  }
+
+  /** A generous budget for our own code (prelude, kit, lockdown), which the wall-clock watchdog does not watch. */
+  ownCodeBudget(ms: number): void {
+    this.extendDeadline(ms);
+    this.watch.end();
   }
 
   endCall(): void {

@@ -51,7 +51,7 @@ export class Realm {
   private loadDriver(): void {
     const h = this.host;
     h.beginCall('load', 0);
-    h.extendDeadline(Math.max(h.options.callTimeoutMs, LOAD_BUDGET_MS));
+    h.ownCodeBudget(Math.max(h.options.callTimeoutMs, LOAD_BUDGET_MS));
     try {
       const pr = this.ctx.evalCode(PRELUDE_SOURCE, 'sandbox-prelude.js');
       if (pr.error) throw new SandboxKitError(`the sandbox prelude failed to evaluate: ${this.inspect(pr.error).message}`);
@@ -69,7 +69,7 @@ export class Realm {
     } finally {
       h.endCall();
     }
-    this.call(DriverFn.lockdown, [], 'load', 0);
+    this.call(DriverFn.lockdown, [], 'load', 0, true, true);
   }
 
   evalModule(code: string): QuickJSHandle {
@@ -132,10 +132,11 @@ export class Realm {
     return new EnvThrew(`${what} threw ${d.name}: ${truncateValue(d.message)}`, { stage, turn, value: truncateValue(d.message) });
   }
 
-  /** Calls a driver function; returns the payload after 'o', or throws the typed error. */
-  call(fn: DriverFn, args: QuickJSHandle[], stage: EnvStage, turn: number, disposeArgs = true): string {
+  /** Calls a driver function; returns the payload after 'o', or throws the typed error. `ownCode` calls run only our code. */
+  call(fn: DriverFn, args: QuickJSHandle[], stage: EnvStage, turn: number, disposeArgs = true, ownCode = false): string {
     const h = this.host;
     h.beginCall(stage, turn);
+    if (ownCode) h.ownCodeBudget(Math.max(h.options.callTimeoutMs, LOAD_BUDGET_MS));
     let out: string;
     try {
       const r = this.ctx.callFunction(this.fns[fn]!, this.ctx.undefined, args);

@@ -80,8 +80,7 @@ async function poolRate(pool: SandboxPool, live: boolean, seconds: number): Prom
 }
 
 /** The engine alone on this thread (what one worker does between messages). */
-async function engineRate(seconds: number): Promise<Rate> {
-  const engine = await Engine.create(validateSandboxOptions({}), kit);
+async function engineRate(engine: Engine, seconds: number): Promise<Rate> {
   const random = makeRandom(7);
   let steps = 0;
   let episodes = 0;
@@ -165,8 +164,10 @@ async function main(): Promise<void> {
   console.log(`validation (16 seeds): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${latencies.length}`);
   await pool.close();
 
+  const engine = await Engine.create(validateSandboxOptions({}), kit);
+  await engineRate(engine, 0.3); // warm-up
   const engineRuns: Rate[] = [];
-  for (let i = 0; i < 3; i++) engineRuns.push(await engineRate(SECONDS / 6));
+  for (let i = 0; i < 3; i++) engineRuns.push(await engineRate(engine, SECONDS / 3));
   show('engine alone (one thread, no messaging), live path:', engineRuns);
 
   const baseline = await subprocessRate(Number(process.env.BENCH_SUBPROCESS_EPISODES ?? 20));
