@@ -1,39 +1,54 @@
-// Model engine benchmark: in-run MatMul peak of onnxruntime, training-step time and model-FLOPs utilisation,
-// sampling tokens/s at batch 1 and 32 with the KV cache, and peak memory. Ends with one JSON line of the figures.
-// Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0]
+// Model engine benchmark against the same decoder written with @tensorflow/tfjs (bench/), side by side in one run:
+// training-step time, sampling tokens/s at batch 1 and 32 with the KV cache, the engine's utilisation of the in-run
+// onnxruntime MatMul peak, agreement of the two implementations, and peak memory. Ends with one JSON line.
+// Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0
+//   --repeats 5 --new-tokens 48 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
+//   BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
+import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDecoder } from '../bench/tfjs-baseline.js';
 import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/decoder.js';
 import { Graph, GraphRunner, emit } from '../model/graph/index.js';
 import { Sampler } from '../model/sampler.js';
 import { ModelSession } from '../model/session.js';
+import { pickToken, seededUniform } from '../model/token-pick.js';
 
+const FLAGS = {
+  layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',
+  repeats: '5', 'new-tokens': '48', tfjs: 'auto', 'tfjs-threads': '0',
+} as const;
+type Flag = keyof typeof FLAGS;
+const envDefault = (f: Flag): string => process.env[`BENCH_MODEL_${f.toUpperCase().replace('-', '_')}`] ?? FLAGS[f];
 const { values: a } = parseArgs({
-  options: {
-    layers: { type: 'string', default: '4' }, width: { type: 'string', default: '256' }, heads: { type: 'string', default: '8' },
-    'kv-heads': { type: 'string', default: '4' }, vocab: { type: 'string', default: '2048' }, context: { type: 'string', default: '512' },
-    batch: { type: 'string', default: '8' }, time: { type: 'string', default: '128' }, threads: { type: 'string', default: '0' },
-    repeats: { type: 'string', default: '5' }, 'new-tokens': { type: 'string', default: '48' },
-  },
+  options: Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string', default: envDefault(f as Flag) }])) as Record<Flag, { type: 'string'; default: string }>,
 });
-const num = (k: keyof typeof a): number => Number(a[k]);
+const num = (k: Flag): number => Number(a[k]);
 const threads = num('threads');
 const repeats = num('repeats');
+const tfjsMode = a.tfjs as TfjsBackendName | 'off';
 const config = validateDecoderConfig({
   layers: num('layers'), width: num('width'), heads: num('heads'), kvHeads: num('kv-heads'), vocab: num('vocab'), contextLength: num('context'),
 });
 
 const median = (xs: number[]): number => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+const round = (x: number, d = 2): number => +x.toFixed(d);
+const elapsed = async (fn: () => Promise<unknown>): Promise<number> => {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+};
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   await fn(); // warm-up: first runs allocate arenas and pick kernels
   const ms: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
+  for (let i = 0; i < n; i++) ms.push(await elapsed(fn));
   return median(ms);
 }
+const maxAbsDiff = (x: ArrayLike<number>, y: ArrayLike<number>): number => {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]! - y[i]!));
+  return m;
+};
 
 interface Peak { gflops: number; n: number; run: () => Promise<unknown> }
 
@@ -63,63 +78,150 @@ function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
   return 3 * forward;
 }
 
+async function loadBaseline(): Promise<TfjsBaseline | null> {
+  if (tfjsMode === 'off') return null;
+  try {
+    const b = await loadTfjsBaseline(config, { backend: tfjsMode, threads: num('tfjs-threads') });
+    const probes = Object.entries(b.choice.probes).map(([k, v]) => `${k} ${v === null ? 'failed' : `${v.toFixed(0)} ms`}`).join(', ');
+    console.log(`tfjs baseline: backend ${b.choice.backend}, ${b.choice.threads} thread(s)${probes ? `; chosen by a probe on this model: ${probes}` : ''}`
+      + `${b.choice.notes.length ? `; ${b.choice.notes.join('; ')}` : ''}`);
+    return b;
+  } catch (err) {
+    console.log(`tfjs baseline unavailable: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+const speedup = (engineMs: number[], tfjsMs: number[]): number => median(engineMs.map((e, i) => tfjsMs[i]! / e));
+
 async function main(): Promise<void> {
+  const loadStart = loadavg()[0]!;
   let params = 0;
   for (const s of parameterShapes(config).values()) params += s.reduce((p, q) => p * q, 1);
-  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}`);
+  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const peak = await matmulPeak();
 
   const B = num('batch'), T = num('time');
   const weights = initParameters(config, 1);
+  const shapes = parameterShapes(config);
   const trainSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['train', 'score'] });
   const tokens = BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 31 + 7) % config.vocab));
   const mask = new Float32Array(B * (T - 1)).fill(1);
   const dlogp = new Float32Array(B * (T - 1)).fill(-1 / (B * (T - 1)));
-  // Other processes share these cores, so MatMul and training step are timed in alternation and the utilisation
-  // is the median of per-pair ratios: both halves of a pair see about the same load.
-  await trainSession.train({ tokens, batch: B, time: T, mask, dlogp }, weights);
+  const batch = { tokens, batch: B, time: T, mask, dlogp };
+  const engineStep = await trainSession.train(batch, weights);
+  const rssBeforeBaselineMb = process.resourceUsage().maxRSS / 1024;
+
+  const baseline = await loadBaseline();
+  const ids = Int32Array.from(tokens, Number);
+  let tfjs: TfjsDecoder | null = null;
+  const agreement: Record<string, number> = {};
+  if (baseline) {
+    tfjs = baseline.createDecoder(shapes, weights as Map<string, Float32Array>);
+    // The same model: log-probs against the engine's scoring pass, gradients against its training step, and the
+    // baseline's own KV-cache path against its full forward.
+    const engineScore = await trainSession.score(batch, weights);
+    agreement['logpMaxAbsDiff'] = maxAbsDiff(engineScore.logp, await tfjs.logp(ids, B, T));
+    const step = await tfjs.trainStep(ids, B, T, mask, dlogp);
+    let gradDiff = 0, gradMax = 0;
+    for (const [name, g] of engineStep.grads) {
+      gradDiff = Math.max(gradDiff, maxAbsDiff(g, step.grads.get(name)!));
+      gradMax = Math.max(gradMax, maxAbsDiff(g, new Float32Array(g.length)));
+    }
+    agreement['gradMaxAbsDiff'] = gradDiff;
+    agreement['gradMaxRelDiff'] = gradDiff / gradMax;
+    agreement['tfjsDecodeVsForwardMaxAbsDiff'] = await tfjs.decodeParity(Array.from(ids.subarray(0, Math.min(T, 48))), 16);
+    console.log(`agreement: log-probs max |engine - tfjs| ${agreement['logpMaxAbsDiff']!.toExponential(2)} over ${B}x${T - 1}; `
+      + `gradients max abs diff ${gradDiff.toExponential(2)} (${agreement['gradMaxRelDiff']!.toExponential(2)} of the largest); `
+      + `tfjs KV-cache decode vs its full forward ${agreement['tfjsDecodeVsForwardMaxAbsDiff']!.toExponential(2)}`);
+  }
+
+  // Other processes share these cores, so MatMul, engine step and tfjs step are timed in alternation: per-round
+  // ratios compare runs that saw about the same load.
   const flops = trainFlops(config, B, T);
-  const steps: number[] = [], peaks: number[] = [], ratios: number[] = [];
+  const steps: number[] = [], peaks: number[] = [], ratios: number[] = [], tfjsSteps: number[] = [];
   for (let i = 0; i < repeats; i++) {
-    let t0 = performance.now();
-    await peak.run();
-    const mm = (2 * peak.n ** 3) / (performance.now() - t0) / 1e6;
-    t0 = performance.now();
-    await trainSession.train({ tokens, batch: B, time: T, mask, dlogp }, weights);
-    const ms = performance.now() - t0;
+    const mm = (2 * peak.n ** 3) / (await elapsed(peak.run)) / 1e6;
+    const ms = await elapsed(() => trainSession.train(batch, weights));
     steps.push(ms);
     peaks.push(mm);
     ratios.push(flops / ms / 1e6 / mm);
+    if (tfjs) tfjsSteps.push(await elapsed(() => tfjs.trainStep(ids, B, T, mask, dlogp)));
   }
   const stepMs = median(steps);
   const achieved = flops / stepMs / 1e6;
   const mfu = median(ratios);
   console.log(`training step B=${B} T=${T}: ${stepMs.toFixed(1)} ms median, ${(flops / 1e9).toFixed(2)} GFLOP, ${achieved.toFixed(1)} GFLOP/s; `
     + `paired MatMul ${median(peaks).toFixed(1)} GFLOP/s; utilisation ${(mfu * 100).toFixed(1)}% of the in-run MatMul peak`);
-  const scoreMs = await timeIt(() => trainSession.score({ tokens, batch: B, time: T, mask }, weights), repeats);
+  const trainSpeedup = tfjs ? speedup(steps, tfjsSteps) : null;
+  if (tfjs) {
+    console.log(`  tfjs training step: ${median(tfjsSteps).toFixed(1)} ms median (${(flops / median(tfjsSteps) / 1e6).toFixed(1)} GFLOP/s); `
+      + `engine speed-up ${trainSpeedup!.toFixed(2)}x (median of per-round ratios)`);
+  }
+  const scoreMs = await timeIt(() => trainSession.score(batch, weights), repeats);
   console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
   await trainSession.release();
 
   const sampleSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['sample'] });
   const newTokens = num('new-tokens');
-  const sampling: Record<string, number> = {};
-  for (const batch of [1, 32]) {
-    const sampler = new Sampler(sampleSession, weights, 1, null, { maxBatch: batch, seed: 1 });
-    const run = (): Promise<unknown> => Promise.all(Array.from({ length: batch }, (_, i) =>
-      sampler.generate({ prompt: Array.from({ length: 32 }, (_, j) => (i * 13 + j * 7) % config.vocab), maxTokens: newTokens, temperature: 1 })));
-    const ms = await timeIt(run, Math.max(2, Math.floor(repeats / 2)));
-    sampling[`b${batch}`] = (batch * newTokens) / (ms / 1000);
-    console.log(`sampling batch ${batch}: ${sampling[`b${batch}`]!.toFixed(0)} tokens/s (${newTokens} new tokens after a 32-token prompt, prefill included)`);
+  const sampling: Record<string, number> = {}, tfjsSampling: Record<string, number> = {}, samplingSpeedup: Record<string, number> = {};
+  for (const rows of [1, 32]) {
+    const prompts = Array.from({ length: rows }, (_, i) => Array.from({ length: 32 }, (_, j) => (i * 13 + j * 7) % config.vocab));
+    const sampler = new Sampler(sampleSession, weights, 1, null, { maxBatch: rows, seed: 1 });
+    const engineRun = (): Promise<unknown> => Promise.all(prompts.map((prompt) => sampler.generate({ prompt, maxTokens: newTokens, temperature: 1 })));
+    // The baseline draws with the engine's own token picker (temperature 1), so the per-token host work matches.
+    const uniform = seededUniform(1);
+    const pick = (logp: Float32Array): number => pickToken(logp, { temperature: 1, topP: 1 }, uniform).token;
+    const tfjsRun = (): Promise<unknown> => tfjs!.generate(prompts, newTokens, pick);
+    await engineRun();
+    if (tfjs) await tfjsRun();
+    const engineMs: number[] = [], tfjsMs: number[] = [];
+    for (let i = 0; i < Math.max(2, Math.floor(repeats / 2)); i++) {
+      engineMs.push(await elapsed(engineRun));
+      if (tfjs) tfjsMs.push(await elapsed(tfjsRun));
+    }
+    const key = `b${rows}`;
+    sampling[key] = (rows * newTokens) / (median(engineMs) / 1000);
+    let line = `sampling batch ${rows}: ${sampling[key]!.toFixed(0)} tokens/s (${newTokens} new tokens after a 32-token prompt, prefill included)`;
+    if (tfjs) {
+      tfjsSampling[key] = (rows * newTokens) / (median(tfjsMs) / 1000);
+      samplingSpeedup[key] = speedup(engineMs, tfjsMs);
+      line += `; tfjs ${tfjsSampling[key]!.toFixed(0)} tokens/s; engine speed-up ${samplingSpeedup[key]!.toFixed(2)}x`;
+    }
+    console.log(line);
     await sampler.close();
   }
   await sampleSession.release();
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(`peak RSS ${peakRssMb.toFixed(0)} MB`);
+  const tfjsHeapMb = baseline ? baseline.memory().wasmHeapBytes / 2 ** 20 : null;
+  console.log(`peak RSS ${peakRssMb.toFixed(0)} MB (both implementations in this process); ${rssBeforeBaselineMb.toFixed(0)} MB after the engine's training warm-up, `
+    + `before tfjs loaded${tfjsHeapMb !== null ? `; tfjs WASM heap ${tfjsHeapMb.toFixed(0)} MB` : ''}`);
+  const targets = {
+    trainSpeedup3x: trainSpeedup === null ? null : trainSpeedup >= 3,
+    samplingSpeedup3x: tfjs ? samplingSpeedup['b1']! >= 3 && samplingSpeedup['b32']! >= 3 : null,
+    trainMfu30: mfu >= 0.3,
+  };
+  if (tfjs) {
+    console.log(`targets: training ${trainSpeedup!.toFixed(2)}x (>= 3x: ${targets.trainSpeedup3x}); sampling ${samplingSpeedup['b1']!.toFixed(2)}x / `
+      + `${samplingSpeedup['b32']!.toFixed(2)}x at batch 1 / 32 (>= 3x: ${targets.samplingSpeedup3x}); utilisation ${(mfu * 100).toFixed(1)}% (>= 30%: ${targets.trainMfu30})`);
+  }
+  tfjs?.dispose();
   console.log(JSON.stringify({
-    bench: 'model', config, params, threads, matmulPeakGflops: +peak.gflops.toFixed(1), pairedMatmulGflops: +median(peaks).toFixed(1), matmulPeakN: peak.n,
-    trainStepMs: +stepMs.toFixed(2), trainBatch: B, trainTime: T, trainGflops: +achieved.toFixed(1), trainMfu: +mfu.toFixed(3), scoreMs: +scoreMs.toFixed(2),
-    samplingTokensPerSecB1: +sampling['b1']!.toFixed(1), samplingTokensPerSecB32: +sampling['b32']!.toFixed(1), peakRssMb: +peakRssMb.toFixed(0),
+    bench: 'model', config, params, threads, loadAverage: [round(loadStart), round(loadavg()[0]!)],
+    matmulPeakGflops: round(peak.gflops, 1), pairedMatmulGflops: round(median(peaks), 1), matmulPeakN: peak.n,
+    trainStepMs: round(stepMs), trainBatch: B, trainTime: T, trainGflops: round(achieved, 1), trainMfu: round(mfu, 3), scoreMs: round(scoreMs),
+    samplingTokensPerSecB1: round(sampling['b1']!, 1), samplingTokensPerSecB32: round(sampling['b32']!, 1),
+    tfjs: baseline ? {
+      backend: baseline.choice.backend, threads: baseline.choice.threads, probeMs: Object.fromEntries(Object.entries(baseline.choice.probes).map(([k, v]) => [k, v === null ? null : round(v, 0)])),
+      trainStepMs: round(median(tfjsSteps)), samplingTokensPerSecB1: round(tfjsSampling['b1']!, 1), samplingTokensPerSecB32: round(tfjsSampling['b32']!, 1),
+      wasmHeapMb: round(tfjsHeapMb!, 0),
+    } : null,
+    speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!) } : null,
+    agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
+    targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0),
   }));
 }
 
 await main();
+// tfjs's WASM thread pool keeps its workers referenced, so the process would not end on its own.
+process.exit(0);
