@@ -11,7 +11,7 @@ import { ModelOptionError } from './errors.js';
 import type { Weights } from './session.js';
 import { configHash, decodeWeightPayload } from './weight-payload.js';
 import { POLICY_KEY, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './weight-store.js';
-import { WeightContentError, WeightSyncError, isWeightTransportError } from './weight-sync-errors.js';
+import { WeightContentError, WeightSyncError, WeightTransportError, isWeightTransportError } from './weight-sync-errors.js';
 
 export interface WeightWatcherOptions {
   /** The model's parameter table (e.g. parameterShapes(config)); every received tensor must match it. */
@@ -98,8 +98,13 @@ export class WeightWatcher {
 
   async start(): Promise<void> {
     if (this.stores) return;
-    this.stores = await openWeightStores(this.conn);
-    this.iter = await this.stores.kv.watch({ key: POLICY_KEY });
+    const stores = await openWeightStores(this.conn);
+    try {
+      this.iter = await stores.kv.watch({ key: POLICY_KEY });
+    } catch (err) {
+      throw new WeightTransportError(`cannot watch ${POLICY_KEY}: ${(err as Error).message}`, {}, err);
+    }
+    this.stores = stores;
     this.watching = this.watch(this.iter);
   }
 
@@ -121,7 +126,7 @@ export class WeightWatcher {
   }
 
   private async watch(iter: QueuedIterator<KvWatchEntry>): Promise<void> {
-    // The KV watcher is an ordered consumer: it survives reconnects by itself and ends only on stop().
+    // The KV watcher is an ordered consumer: it survives reconnects by itself and ends on stop() or a closed connection.
     try {
       for await (const e of iter) {
         if (e.operation !== 'PUT' || e.key !== POLICY_KEY) continue;
@@ -138,8 +143,10 @@ export class WeightWatcher {
         this.wake?.();
         this.kick();
       }
+      // Ends without stop() only when the connection closed: say so, since no new version will arrive.
+      if (!this.stopped) this.report(new WeightSyncError('KV watch ended (connection closed?): no newer weights will arrive', { code: 'WEIGHT_WATCH' }));
     } catch (err) {
-      if (!this.stopped) this.report(new WeightSyncError(`KV watch ended: ${(err as Error).message}`, { code: 'WEIGHT_WATCH', cause: err }));
+      if (!this.stopped) this.report(new WeightSyncError(`KV watch failed: ${(err as Error).message}`, { code: 'WEIGHT_WATCH', cause: err }));
     }
   }
 
