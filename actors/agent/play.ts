@@ -91,6 +91,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
     const sample = await policy.sample(prompt, {
       maxTokens: o.agent.maxTokens, temperature: o.agent.temperature, topP: o.agent.topP, role: 'agent', ...(signal ? { signal } : {}),
     });
+    signal?.throwIfAborted(); // a cancelled generation is cut short: the job is retried, not recorded
     ep.turns.push(sample);
     actions.push(sample.text);
     let r: StepResult;

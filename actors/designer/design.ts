@@ -120,6 +120,8 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
     : retrieve(deps.memory.entries(), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
   const prompt = buildDesignerPrompt(deps.policy, { doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens });
   const sample = await deps.policy.sample(prompt.tokens, { ...samplingOf(o.designer), role: 'designer', ...(signal ? { signal } : {}) });
+  // A cancelled generation is cut short: never judge or publish it; the host puts the job back.
+  signal?.throwIfAborted();
   const code = extractModule(sample.text);
   const parents = prompt.memory.map((m) => m.envId);
   const docRef = doc ? { id: doc.id, ...(doc.source !== undefined ? { source: doc.source } : {}), ...(doc.kind !== undefined ? { kind: doc.kind } : {}) } : undefined;

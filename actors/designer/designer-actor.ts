@@ -59,6 +59,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       sandbox = lease.sandbox;
     }
     const memory = await MemoryStore.open(env.conn, env.log);
+    await memory.sync(); // the complete view before the first job; the watch keeps it current
     await memory.watch();
     cleanups.push(() => memory.close());
     let corpus = opts.corpus ?? null;

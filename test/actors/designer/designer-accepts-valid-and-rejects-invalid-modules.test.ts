@@ -74,6 +74,8 @@ t.test('designer verdicts', async (t) => {
   const again = await design({ jobId: 'job-1', iteration: 2, seed: 5 }, deps(GOOD));
   t.same(again.outputs.map((o) => o.msgId), r.outputs.map((o) => o.msgId), 'a retried job republishes the same msgIds');
 
+  await t.rejects(design({ jobId: 'job-1', iteration: 2, seed: 5 }, deps(GOOD), AbortSignal.abort()), 'a cancelled job publishes nothing: it throws for the host to retry');
+
   const bad = await design({ jobId: 'job-2', iteration: 2, seed: 6 }, deps(NO_DEFAULT));
   t.equal(bad.accepted, null);
   t.equal(bad.outputs.length, 1);
