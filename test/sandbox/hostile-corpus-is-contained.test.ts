@@ -5,7 +5,7 @@ import { SandboxPool } from '../../sandbox/index.js';
 import { hostileCorpus, servesValid } from './helpers.js';
 
 const corpus = hostileCorpus();
-const pool = new SandboxPool({ workers: 1, callTimeoutMs: 200, wallClockKillMs: 3000, workerMemoryCapBytes: 128 * 1024 * 1024 });
+const pool = new SandboxPool({ workers: 1, callTimeoutMs: 200, wallClockKillMs: 5000, workerMemoryCapBytes: 128 * 1024 * 1024 });
 t.teardown(() => pool.close());
 
 t.ok(corpus.length >= 40, `corpus has ${corpus.length} programs`);
