@@ -1,11 +1,13 @@
 // End to end over a real nats-server and the real ActorHost: designer and agent roles on one host, sharing one
-// policy service (tiny random model) and one local sandbox pool. A design job in the fixed-environment baseline
-// becomes env.accepted, a rollout job and a traj.group with 2k episodes; a design job sampled from the tiny model
-// becomes env.accepted or env.rejected with the designer's sample.
+// policy service (tiny random model). A design job in the fixed-environment baseline becomes env.accepted, a
+// rollout job and a traj.group with 2k episodes, played through the sandbox role (remote mode, request/reply);
+// a design job sampled from the tiny model, validated by a local pool, becomes env.accepted or env.rejected
+// with the designer's sample.
 import t from 'tap';
 import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { createAgentActor } from '../../../actors/agent/agent-actor.js';
 import { createDesignerActor } from '../../../actors/designer/designer-actor.js';
+import { createSandboxActor } from '../../../actors/sandbox/sandbox-actor.js';
 import { MemoryStore } from '../../../actors/memory/memory-store.js';
 import { DesignJob, type AcceptedEnv, type Episode } from '../../../actors/messages.js';
 import type { Connection } from '../../../runtime/connection.js';
@@ -41,9 +43,11 @@ t.test('design job → env → 2k episodes', async (t) => {
   const conn = await connected(t, config);
 
   const host = new ActorHost({ conn, config, hostId: 'loop-host', log: () => undefined });
-  const designer = createDesignerActor({ options: { ...common, ablations: { fixedEnvs: true } } });
-  const agent = createAgentActor({ options: common });
-  await host.start([() => designer, () => agent], ['designer', 'agent']);
+  const remote = { ...common, sandbox: { mode: 'remote' as const, workers: 1 } };
+  const designer = createDesignerActor({ options: { ...remote, ablations: { fixedEnvs: true } } });
+  const agent = createAgentActor({ options: remote });
+  const sandbox = createSandboxActor({ pool: { workers: 1, callTimeoutMs: 500, wallClockKillMs: 5_000 } });
+  await host.start([() => sandbox, () => designer, () => agent], ['sandbox', 'designer', 'agent']);
   t.teardown(() => host.stop());
 
   await conn.js.publish(SUBJECTS.jobDesign, encode(DesignJob, { jobId: 'job-e2e', iteration: 0, seed: 3 }), { msgID: 'design:job-e2e' });
@@ -56,6 +60,7 @@ t.test('design job → env → 2k episodes', async (t) => {
   t.equal(group.env.envId, env.envId);
   t.equal(group.episodes.length, 4, '2k episodes for k = 2');
   t.same(group.episodes.map((e) => e.hinted), [false, false, true, true]);
+  t.ok(group.episodes.every((e) => e.error === undefined), 'no environment faults through the sandbox role');
   t.ok(group.episodes.every((e) => e.turns.length >= 1 && e.turns.every((s) => s.tokens.byteLength > 0 && s.versions.byteLength === s.tokens.byteLength)), 'every turn is recorded');
   t.equal(agent.stats.groups, 1);
   t.equal(designer.stats.accepted, 1);
