@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { PolicyVersion } from '../../../runtime/message-types.js';
 import { encode } from '../../../runtime/messages.js';
 import { OBJECT_STORES } from '../../../runtime/subjects.js';
-import { SMALL, SMALL_CONFIG, SMALL_SHAPES, sameBits, signal, smallWeights, twoConnections } from './setup.js';
+import { SMALL, SMALL_CONFIG, SMALL_SHAPES, sameBits, smallWeights, twoConnections } from './setup.js';
 
 t.setTimeout(30_000); // waits below are on events; this turns a missed one into a quick failure
 
@@ -21,7 +21,7 @@ t.test('refuse, report, recover', async (t) => {
   const publisher = new WeightPublisher(learner, { modelConfig: SMALL_CONFIG, shapes: SMALL_SHAPES, keep: 16 });
   const applied: number[] = [];
   const errors: Array<{ err: unknown; version: number | undefined }> = [];
-  let onNextError = signal<unknown>();
+  const listeners: Array<() => void> = [];
   const watcher = await WeightWatcher.start(sampler, {
     shapes: SMALL_SHAPES, maxRetries: 200, retryDelayMs: 20,
     onWeights: (w, v) => {
@@ -30,14 +30,17 @@ t.test('refuse, report, recover', async (t) => {
     },
     onError: (err, rec) => {
       errors.push({ err, version: rec?.version });
-      onNextError.resolve(err);
+      for (const l of listeners.splice(0)) l();
     },
   });
   t.teardown(() => watcher.stop());
-  const nextError = async (): Promise<unknown> => {
-    const err = await onNextError.promise;
-    onNextError = signal<unknown>();
-    return err;
+  /** The first error reported for a version (undefined: a record that could not be read at all). */
+  const errorFor = async (version: number | undefined): Promise<unknown> => {
+    for (;;) {
+      const hit = errors.find((e) => e.version === version);
+      if (hit) return hit.err;
+      await new Promise<void>((resolve) => listeners.push(resolve));
+    }
   };
   const hash = configHash(SMALL_CONFIG);
   /** Writes a KV record by hand, as a faulty or malicious publisher would. */
@@ -55,7 +58,7 @@ t.test('refuse, report, recover', async (t) => {
     const wrong = new WeightPublisher(learner, { modelConfig: validateDecoderConfig(other), shapes: parameterShapes(other) });
     const { initParameters } = await import('../../../model/decoder.js');
     await wrong.publish(initParameters(other, 2), { version: 2, step: 0 });
-    const err = await nextError();
+    const err = await errorFor(2);
     t.ok(isWeightContentError(err), 'WeightContentError');
     t.match(err, { code: 'WEIGHT_CONTENT', version: 2, tensor: 'layers.0.feed_forward.w1.weight', message: /feed_forward\.w1\.weight.*\[48, 16\].*expected \[32, 16\]/ });
     t.match((err as Error).cause, { name: 'ShapeMismatchError' });
@@ -72,7 +75,7 @@ t.test('refuse, report, recover', async (t) => {
     const info = await os.putBlob({ name: object }, bytes);
     await learner.js.publish(`$O.${OBJECT_STORES.weights}.C.${info.nuid}`, new Uint8Array([1, 2, 3]));
     await putRecord({ version: 4, object, step: 0, sha256: sha(bytes), bytes: bytes.length });
-    const err = await nextError();
+    const err = await errorFor(4);
     t.ok(isWeightIntegrityError(err), 'WeightIntegrityError');
     t.match(err, { code: 'WEIGHT_INTEGRITY', version: 4, object, message: /digest/ });
   });
@@ -83,20 +86,20 @@ t.test('refuse, report, recover', async (t) => {
     await os.putBlob({ name: object }, bytes);
     await os.putBlob({ name: object }, payload(55, 5)); // same size and version, other values
     await putRecord({ version: 5, object, step: 0, sha256: sha(bytes), bytes: bytes.length });
-    const err = await nextError();
+    const err = await errorFor(5);
     t.match(err, { code: 'WEIGHT_INTEGRITY', version: 5, message: /sha256/ });
   });
 
   t.test('a record that is not a PolicyVersion is reported and cannot lower the version', async (t) => {
     await kv.put(POLICY_KEY, new TextEncoder().encode('not msgpack'));
-    const err = await nextError();
+    const err = await errorFor(undefined);
     t.ok(isWeightContentError(err));
     await t.rejects(publisher.publish(smallWeights(1), { version: 5, step: 0 }), { name: 'StaleVersionError', current: 5 }, 'the history still holds version 5');
   });
 
   t.test('a missing object is retried until a newer version supersedes it', async (t) => {
     await putRecord({ version: 6, object: 'policy/v6-never-uploaded', step: 0 });
-    const err = await nextError();
+    const err = await errorFor(6);
     t.ok(isWeightTransportError(err), 'WeightTransportError');
     t.match(err, { code: 'WEIGHT_TRANSPORT', version: 6, message: /not found/ });
     await publisher.publish(smallWeights(7), { version: 7, step: 0 });
@@ -107,7 +110,7 @@ t.test('refuse, report, recover', async (t) => {
     const bytes = payload(8, 8);
     const object = 'policy/v8-late';
     await putRecord({ version: 8, object, step: 0, sha256: sha(bytes), bytes: bytes.length });
-    t.ok(isWeightTransportError(await nextError()));
+    t.ok(isWeightTransportError(await errorFor(8)));
     await os.putBlob({ name: object }, bytes);
     await watcher.waitForVersion(8);
   });
