@@ -70,7 +70,10 @@ export interface LoopOptions {
   };
 }
 
-export type LoopOptionsInput = { [K in keyof LoopOptions]?: LoopOptions[K] extends object ? (LoopOptions[K] extends unknown[] ? LoopOptions[K] : Partial<LoopOptions[K]>) : LoopOptions[K] };
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** What a config file gives: any subset of the fields, at any depth. */
+export type LoopOptionsInput = DeepPartial<LoopOptions>;
 
 export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 4,
