@@ -28,6 +28,8 @@ export interface LoopOptions {
   agent: SamplingOptions & {
     /** Cap on turns per episode, below the environment's own spec.maxTurns. */
     maxTurns: number;
+    /** Prompt budget (oldest turns dropped to fit); the warm start trains with the same (agentMaxPromptTokens). */
+    maxPromptTokens: number;
   };
   /** Baselines and ablations (the evaluator reads noHintRegret). */
   ablations: {
@@ -79,7 +81,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 4,
   memory: { k: 4, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1024, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
-  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64 },
+  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
@@ -135,6 +137,7 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
   int('loop.designer.validationSeeds', o.designer.validationSeeds, 1, 1024);
   sampling('loop.agent', o.agent);
   int('loop.agent.maxTurns', o.agent.maxTurns, 1, 64);
+  int('loop.agent.maxPromptTokens', o.agent.maxPromptTokens, 16, 1 << 20);
   for (const k of Object.keys(o.ablations) as (keyof LoopOptions['ablations'])[]) bool(`loop.ablations.${k}`, o.ablations[k]);
   const p = o.policy;
   if (p.checkpoint !== null && (typeof p.checkpoint !== 'string' || p.checkpoint === '')) throw new LoopOptionsError('loop.policy.checkpoint', 'a directory path or null', p.checkpoint);

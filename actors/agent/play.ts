@@ -73,7 +73,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   const ep: Episode = { trajId: plan.trajId, hinted: plan.hinted, seed: plan.seed, turns: [], rewards: [], return: 0, terminated: false };
   const ref = { code: env.code, codeHash: env.codeHash, seed: plan.seed, episodeId };
   const maxTurns = Math.min(env.spec.maxTurns, o.agent.maxTurns);
-  const maxPromptTokens = policy.contextLength - Math.min(o.agent.maxTokens, Math.floor(policy.contextLength / 2));
+  const maxPromptTokens = Math.min(o.agent.maxPromptTokens, policy.contextLength - Math.min(o.agent.maxTokens, Math.floor(policy.contextLength / 2)));
   const history: AgentTurn[] = [];
   const actions: string[] = [];
   let observation: string;
