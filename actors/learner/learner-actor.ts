@@ -13,7 +13,7 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
     learner: () => learner,
     async start(env) {
       learner = await Learner.create({
-        conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, threads: env.roleConfig.threads, log: env.log,
+        conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver, threads: env.roleConfig.threads, log: env.log,
         stateDir: resolve(options.stateDir ?? join(env.config.run.dir, 'learner')),
       }, options);
       await learner.start();

@@ -19,6 +19,8 @@ export interface LearnerStats extends LearnerState {
   stalenessMax: number;
   /** Versions this learner process published, in order. */
   published: number[];
+  /** Set when an update failed and the learner stopped. */
+  error?: string;
 }
 
 export interface UpdateReport extends UpdateStats {

@@ -3,7 +3,7 @@
 // trajectory in it is final (applied in a checkpointed update, or dropped with the drop on disk). It runs its own
 // consume loop, not the host's handler, because one update spans many messages and acks wait for a checkpoint.
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { WeightPublisher } from '../../model/weight-sync.js';
+import { WeightPublisher, isWeightTransportError } from '../../model/weight-sync.js';
 import { parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
 import type { Connection } from '../../runtime/connection.js';
 import { publishDeadLetter } from '../../runtime/dead-letter.js';
@@ -26,6 +26,8 @@ export interface LearnerDeps {
   /** The consumer's ack wait: pending messages get in-progress acks three times per period. */
   ackWaitMs: number;
   stateDir: string;
+  /** After this many deliveries a message the learner cannot take goes to the dead-letter subject (config.delivery.maxDeliver). */
+  maxDeliver?: number;
   /** Default onnxruntime threads when options.threads is 0 (the role's `threads`). */
   threads?: number;
   log?: (line: string) => void;
@@ -116,7 +118,19 @@ export class Learner {
   private async consumeLoop(messages: ConsumerMessages): Promise<void> {
     for await (const msg of messages) {
       if (this.stopping) break;
-      await this.receive(msg);
+      try {
+        await this.receive(msg);
+      } catch (err) {
+        const where = `${msg.subject}#${msg.info.streamSequence} (delivery ${msg.info.deliveryCount})`;
+        if (msg.info.deliveryCount >= (this.deps.maxDeliver ?? 5)) {
+          this.log(`learner: dead-lettering ${where}: ${(err as Error).message}`);
+          await publishDeadLetter(this.deps.conn.js, msg, { role: 'learner', host: this.deps.hostId, reason: (err as Error).message, code: 'LEARNER_RECEIVE' })
+            .then(() => msg.ack(), () => msg.nak(1_000));
+        } else {
+          this.log(`learner: cannot take ${where}, retrying: ${(err as Error).message}`);
+          msg.nak(1_000);
+        }
+      }
     }
   }
 
@@ -209,7 +223,15 @@ export class Learner {
         take.push(b);
         tokens += b.tokens;
       }
-      await this.update(take);
+      try {
+        await this.update(take);
+      } catch (err) {
+        // The weights may be half-updated: stop like a crash; unacked work returns to a restarted learner.
+        this.stats.error = (err as Error).message;
+        this.log(`learner: update failed, stopping without checkpoint (restart the learner to resume): ${(err as Error).stack ?? String(err)}`);
+        void this.crash();
+        return;
+      }
     }
   }
 
@@ -240,8 +262,18 @@ export class Learner {
     this.deps.onUpdate?.(report);
   }
 
+  /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */
   private async publish(version: number): Promise<void> {
-    await this.publisher.publish(this.trainer.weights, { version, step: this.trainer.optimizer.step });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.publisher.publish(this.trainer.weights, { version, step: this.trainer.optimizer.step });
+        break;
+      } catch (err) {
+        if (!isWeightTransportError(err) || attempt >= 5) throw err;
+        this.log(`learner: publishing version ${version} failed (attempt ${attempt}), retrying: ${err.message}`);
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
     this.stats.version = version;
     this.stats.published.push(version);
   }
@@ -276,6 +308,7 @@ export class Learner {
 
   /** A crash, for tests: stop at once, write nothing more, ack nothing; unacked messages come back after ack_wait. */
   async crash(): Promise<void> {
+    if (this.crashed) return;
     this.crashed = this.stopping = true;
     this.wake();
     clearInterval(this.ticker);

@@ -18,7 +18,7 @@ export interface Row {
 /** The oldest policy version that sampled any token of the trajectory. */
 export function minVersion(traj: Labeled): number {
   let v = Infinity;
-  for (const s of traj.samples) for (const x of unpackInts(s.versions)) v = Math.min(v, x);
+  for (const s of traj.samples) for (const x of ints(s.versions)) v = Math.min(v, x);
   return v;
 }
 
@@ -35,7 +35,7 @@ export function admitted(learnerVersion: number, eta: number, traj: Labeled): bo
 /** One row per sample; throws SampleShapeError for samples the model cannot score as sampled. */
 export function trajectoryRows(traj: Labeled, limits: { contextLength: number; vocab: number }): Row[] {
   return traj.samples.flatMap((s, i) => {
-    const prompt = unpackInts(s.promptTokens), sampled = unpackInts(s.tokens), lp = unpackFloats(s.logprobs), vs = unpackInts(s.versions);
+    const prompt = ints(s.promptTokens), sampled = ints(s.tokens), lp = floats(s.logprobs), vs = ints(s.versions);
     if (sampled.length === 0) return [];
     const where = `sample ${i}`;
     if (lp.length !== sampled.length || vs.length !== sampled.length)
@@ -52,3 +52,11 @@ export function trajectoryRows(traj: Labeled, limits: { contextLength: number; v
 
 /** Trained (sampled) tokens of a row. */
 export const rowTokens = (r: Row): number => r.tokens.length - r.promptLen;
+
+// msgpack hands bytes back as Node Buffers, whose slice() is a view into a shared pool: copy through
+// Uint8Array.prototype.slice so the typed array owns exactly these bytes (actors/packed.ts's unpack* trip on this).
+function ownBytes(bytes: Uint8Array): ArrayBuffer {
+  return Uint8Array.prototype.slice.call(bytes).buffer;
+}
+const ints = (bytes: Uint8Array): Int32Array => (bytes.byteLength % 4 === 0 ? new Int32Array(ownBytes(bytes)) : unpackInts(bytes));
+const floats = (bytes: Uint8Array): Float32Array => (bytes.byteLength % 4 === 0 ? new Float32Array(ownBytes(bytes)) : unpackFloats(bytes));
