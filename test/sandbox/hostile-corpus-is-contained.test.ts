@@ -31,7 +31,7 @@ for (const c of corpus) {
         t.notOk(failing?.error, 'a policy failure, not an error');
       } else {
         t.equal(report.failed, arg, why);
-        t.equal(failing?.error?.name, kind, why);
+        t.ok(kind.split('|').includes(failing?.error?.name ?? ''), `${kind}: ${why}`);
       }
     }
     const ok = await servesValid(pool);
