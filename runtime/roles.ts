@@ -5,6 +5,7 @@ import { createEchoActor } from '../actors/echo/echo-actor.js';
 import { createDesignerActor } from '../actors/designer/designer-actor.js';
 import { createAgentActor } from '../actors/agent/agent-actor.js';
 import { createEvaluatorActor } from '../actors/evaluator/evaluator-actor.js';
+import { createLearnerActor } from '../actors/learner/learner-actor.js';
 import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from '../actors/coordinator/coordinator-actor.js';
 
@@ -13,6 +14,7 @@ export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   designer: () => createDesignerActor(),
   agent: () => createAgentActor(),
   evaluator: (env) => createEvaluatorActor(env),
+  learner: () => createLearnerActor(),
   sandbox: () => createSandboxActor(),
   coordinator: (env) =>
     createCoordinatorActor({

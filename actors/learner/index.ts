@@ -8,4 +8,4 @@ export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type L
 export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine } from './accounting.js';
 export { busyFraction, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
-export { createLearnerActor } from './learner-actor.js';
+export { createLearnerActor, learnerModelFrom } from './learner-actor.js';

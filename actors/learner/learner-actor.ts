@@ -1,21 +1,39 @@
 // The learner as a host actor: no handler; start() builds the Learner (resuming from <run.dir>/learner) and runs its
 // own consume loop on the learner's durable consumer, stop() drains it with a final checkpoint.
 // Run the learner role on one host only: it owns the weights and the policy version.
-import { resolve, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { loadTokenizer } from '../../model/index.js';
 import type { Actor } from '../../runtime/actor.js';
+import { repoPath } from '../../runtime/paths.js';
+import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from '../loop-options.js';
 import { Learner } from './learner.js';
 import type { LearnerOptions } from './options.js';
 
-export function createLearnerActor(options: LearnerOptions = {}): Actor & { learner(): Learner | null } {
+/**
+ * The model source the policy service (samplers) uses, as learner options: the same base checkpoint when it
+ * exists, else the same freshly initialised decoder, so published weights match what the samplers run.
+ */
+export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOptions, 'initCheckpoint' | 'model' | 'tokenizer' | 'seed'> {
+  const dir = policy.checkpoint === null ? null : isAbsolute(policy.checkpoint) ? policy.checkpoint : repoPath(policy.checkpoint);
+  const { seed, ...shape } = policy.init;
+  const base = { tokenizer: policy.tokenizer, seed };
+  if (dir !== null && existsSync(dir)) return { ...base, initCheckpoint: dir };
+  return { ...base, model: { ...shape, vocab: loadTokenizer(policy.tokenizer).vocabSize } };
+}
+
+/** Defaults: the model of DEFAULT_LOOP_OPTIONS.policy and η = config.run.maxStaleness; `options` override both. */
+export function createLearnerActor(options: LearnerOptions = {}, policy: LoopOptions['policy'] = DEFAULT_LOOP_OPTIONS.policy): Actor & { learner(): Learner | null } {
   let learner: Learner | null = null;
   return {
     role: 'learner',
     learner: () => learner,
     async start(env) {
+      const o: LearnerOptions = { ...learnerModelFrom(policy), eta: env.config.run.maxStaleness, ...options };
       learner = await Learner.create({
-        conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver, threads: env.roleConfig.threads, log: env.log,
-        stateDir: resolve(options.stateDir ?? join(env.config.run.dir, 'learner')),
-      }, options);
+        conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
+        threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
+      }, o);
       await learner.start();
     },
     async stop() {
