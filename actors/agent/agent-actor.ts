@@ -9,6 +9,8 @@ import { leaseSandbox } from '../loop-sandbox.js';
 import { leasePolicy } from '../policy/shared.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
+import { unpackInts } from '../packed.js';
+import { metricOutputs } from '../loop-metrics.js';
 import { playGroup, type AgentDeps, type RolloutJobBody } from './play.js';
 
 export interface AgentActorOptions {
@@ -53,14 +55,24 @@ export function createAgentActor(opts: AgentActorOptions = {}): AgentActor {
       deps = { policy, sandbox, options };
     },
     async handle(job, ctx) {
+      const t0 = performance.now();
       const { output, episodes } = await playGroup(job, deps!, ctx.signal);
       stats.groups++;
+      let turns = 0, errors = 0, newest = -1;
       for (const e of episodes) {
         stats.episodes++;
-        stats.turns += e.turns.length;
-        if (e.error) stats.errors[e.error] = (stats.errors[e.error] ?? 0) + 1;
+        turns += e.turns.length;
+        if (e.error) (errors++, (stats.errors[e.error] = (stats.errors[e.error] ?? 0) + 1));
+        for (const s of e.turns) {
+          const v = unpackInts(s.versions);
+          if (v.length) newest = Math.max(newest, v[v.length - 1]!);
+        }
       }
-      return [output];
+      stats.turns += turns;
+      const metrics = metricOutputs('agent', ctx.hostId, job.env.envId, {
+        'group.ms': performance.now() - t0, episodes: episodes.length, turns, 'env.errors': errors, ...(newest >= 0 ? { 'policy.version': newest } : {}),
+      }, { iteration: String(job.env.iteration) });
+      return [output, ...metrics];
     },
     async stop() {
       for (const c of cleanups.splice(0).reverse()) await c();

@@ -11,7 +11,9 @@ import { MemoryStore } from '../memory/memory-store.js';
 import { leasePolicy } from '../policy/shared.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { design, type DesignJobBody, type DesignerDeps, type GroundingDoc } from './design.js';
+import { unpackInts } from '../packed.js';
+import { metricOutputs } from '../loop-metrics.js';
+import { design, envIdOf, type DesignJobBody, type DesignerDeps, type GroundingDoc } from './design.js';
 import { loadLibraryEnvs } from './library-envs.js';
 
 export interface DesignerActorOptions {
@@ -80,6 +82,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       deps = await open(env);
     },
     async handle(job, ctx) {
+      const t0 = performance.now();
       const r = await design(job, deps!, ctx.signal);
       stats.jobs++;
       if (r.accepted) stats.accepted++;
@@ -87,7 +90,13 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
         stats.rejected++;
         if (r.stage) stats.stages[r.stage] = (stats.stages[r.stage] ?? 0) + 1;
       }
-      return r.outputs;
+      const versions = r.sample ? unpackInts(r.sample.versions) : null;
+      const metrics = metricOutputs('designer', ctx.hostId, envIdOf(job.jobId), {
+        'job.ms': performance.now() - t0,
+        accepted: r.accepted ? 1 : 0,
+        ...(versions ? { 'sample.tokens': versions.length, 'policy.version': versions.length ? versions[versions.length - 1]! : NaN } : {}),
+      }, { iteration: String(job.iteration), ...(r.stage ? { stage: r.stage } : {}) });
+      return [...r.outputs, ...metrics];
     },
     async stop() {
       for (const c of cleanups.splice(0).reverse()) await c();

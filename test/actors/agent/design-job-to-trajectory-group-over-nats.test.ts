@@ -63,6 +63,9 @@ t.test('design job → env → 2k episodes', async (t) => {
   t.ok(group.episodes.every((e) => e.error === undefined), 'no environment faults through the sandbox role');
   t.ok(group.episodes.every((e) => e.turns.length >= 1 && e.turns.every((s) => s.tokens.byteLength > 0 && s.versions.byteLength === s.tokens.byteLength)), 'every turn is recorded');
   t.equal(agent.stats.groups, 1);
+  const metrics = await read(conn, STREAMS.metrics, (s) => s.some((x) => x.body['role'] === 'agent' && x.body['name'] === 'episodes'));
+  t.match(metrics.find((x) => x.body['role'] === 'agent' && x.body['name'] === 'episodes')!.body, { value: 4 }, 'the agent reports its episodes');
+  t.match(metrics.find((x) => x.body['role'] === 'designer' && x.body['name'] === 'accepted')?.body, { value: 1 }, 'the designer reports its verdict');
   t.equal(designer.stats.accepted, 1);
 
   const memory = await MemoryStore.open(conn);
