@@ -9,8 +9,25 @@ const { add, sub, mul, div, sqrt, square, mean, reshape, transpose, slice } = tf
 
 /** (rows, C) -> (rows, C); the same formula as the engine (divide by the root mean square). */
 const rmsnorm = (x, w, eps) => mul(div(x, sqrt(add(mean(square(x), -1, true), eps))), w);
-/** Linear layer with a Llama [out, in] weight: (rows, in) -> (rows, out). */
-const linear = (x, w) => tf.matMul(x, w, false, true);
+/**
+ * 2-D product a·b whose gradients are 2-D products too. tfjs's WASM MatMul runs XNNPACK only for untransposed 2-D
+ * operands and a naive scalar loop otherwise (transposed or batched), and tfjs's own MatMul gradient asks for
+ * transposed operands; explicit transposes (cheap copies) keep every product of the step on the fast path.
+ */
+const mm = tf.customGrad((a, b, save) => {
+  save([a, b]);
+  return { value: tf.matMul(a, b), gradFunc: (dy, [sa, sb]) => [tf.matMul(dy, transpose(sb)), tf.matMul(transpose(sa), dy)] };
+});
+/**
+ * Batched product (n, M, K)·(n, K, N) (b transposed: (n, N, K)). On WASM, slices big enough to repay the per-op cost
+ * run as 2-D products on XNNPACK rather than in the scalar batched kernel.
+ */
+function bmm(a, b, transposeB = false) {
+  const [, M, K] = a.shape, N = b.shape[transposeB ? 1 : 2];
+  if (tf.getBackend() !== 'wasm' || M * K * N < 1 << 15) return tf.matMul(a, b, false, transposeB);
+  const bs = tf.unstack(b);
+  return tf.stack(tf.unstack(a).map((ai, i) => mm(ai, transposeB ? transpose(bs[i]) : bs[i]))); // (n, M, N)
+}
 
 /** Interleaved (Meta Llama) rotation of x (N, heads, D/2, 2) with cos/sin (N, 1, D/2, 1). */
 function rope(x, cos, sin) {
@@ -50,6 +67,17 @@ export class TfjsDecoder {
 
   w(name) { return this.p.get(name); }
 
+  /**
+   * Linear layer with a Llama [out, in] weight: (rows, in) -> (rows, out). Sampling reads weights transposed once
+   * (XNNPACK packs each new right-hand operand, which costs as much as a batch-1 product); the weights are fixed
+   * in the bench, and a training loop would refresh them after each update as it swaps weight versions.
+   */
+  linear(x, name) {
+    if (!this.sampling) return mm(x, transpose(this.w(name)));
+    this.frozen ??= new Map([...this.p].filter(([, v]) => v.shape.length === 2).map(([n, v]) => [n, tf.keep(transpose(v))]));
+    return tf.matMul(x, this.frozen.get(name)); // no gradient needed: skip the custom-gradient wrapper
+  }
+
   /** Rotary tables at the rows' positions (N int32) -> (N, 1, D/2, 1) each. */
   rotary(positions) {
     const shape = [positions.shape[0], 1, this.D / 2, 1];
@@ -57,18 +85,18 @@ export class TfjsDecoder {
   }
 
   feedForward(x, i) {
-    const w = (n) => this.w(`layers.${i}.feed_forward.${n}.weight`);
-    const a = linear(x, w('w1')); // (N, F)
-    return linear(mul(mul(a, tf.sigmoid(a)), linear(x, w('w3'))), w('w2')); // (N, C): (SiLU(x·w1) * x·w3)·w2
+    const w = (n) => `layers.${i}.feed_forward.${n}.weight`;
+    const a = this.linear(x, w('w1')); // (N, F)
+    return this.linear(mul(mul(a, tf.sigmoid(a)), this.linear(x, w('w3'))), w('w2')); // (N, C): (SiLU(x·w1) * x·w3)·w2
   }
 
   /** Queries (N, H, D) and keys (N, K, D) after rotation, values (N, K, D), for one layer's normed input (N, C). */
   qkv(h, i, cos, sin) {
     const { heads: H, kvHeads: K } = this.c, D = this.D, n = h.shape[0];
-    const w = (m) => this.w(`layers.${i}.attention.${m}.weight`);
-    const q = reshape(rope(reshape(linear(h, w('wq')), [n, H, D / 2, 2]), cos, sin), [n, H, D]); // (N, H, D)
-    const k = reshape(rope(reshape(linear(h, w('wk')), [n, K, D / 2, 2]), cos, sin), [n, K, D]); // (N, K, D)
-    return [q, k, reshape(linear(h, w('wv')), [n, K, D])]; // v: (N, K, D)
+    const w = (m) => `layers.${i}.attention.${m}.weight`;
+    const q = reshape(rope(reshape(this.linear(h, w('wq')), [n, H, D / 2, 2]), cos, sin), [n, H, D]); // (N, H, D)
+    const k = reshape(rope(reshape(this.linear(h, w('wk')), [n, K, D / 2, 2]), cos, sin), [n, K, D]); // (N, K, D)
+    return [q, k, reshape(this.linear(h, w('wv')), [n, K, D])]; // v: (N, K, D)
   }
 
   /** Causal self-attention over whole sequences; also returns this layer's keys and values (B·K, T, D) for a cache. */
@@ -79,9 +107,9 @@ export class TfjsDecoder {
     const qh = heads(q, H); // (B·K, G·T, D): head = k·G + g
     const kh = heads(k, K); // (B·K, T, D)
     const vh = heads(v, K); // (B·K, T, D)
-    const att = add(reshape(mul(tf.matMul(qh, kh, false, true), 1 / Math.sqrt(D)), [B * K, G, T, T]), bias); // (B·K, G, T, T)
-    const y = tf.matMul(reshape(tf.softmax(att, -1), [B * K, G * T, T]), vh); // (B·K, G·T, D)
-    const out = linear(reshape(transpose(reshape(y, [B, H, T, D]), [0, 2, 1, 3]), [B * T, C]), this.w(`layers.${i}.attention.wo.weight`)); // (N, C)
+    const att = add(reshape(mul(bmm(qh, kh, true), 1 / Math.sqrt(D)), [B * K, G, T, T]), bias); // (B·K, G, T, T)
+    const y = bmm(reshape(tf.softmax(att, -1), [B * K, G * T, T]), vh); // (B·K, G·T, D)
+    const out = this.linear(reshape(transpose(reshape(y, [B, H, T, D]), [0, 2, 1, 3]), [B * T, C]), `layers.${i}.attention.wo.weight`); // (N, C)
     return [out, kh, vh];
   }
 
@@ -104,7 +132,7 @@ export class TfjsDecoder {
   }
 
   /** Tied output head: (rows, C) -> log-probabilities (rows, V). */
-  head(x) { return tf.logSoftmax(linear(x, this.w('tok_embeddings.weight')), -1); }
+  head(x) { return tf.logSoftmax(this.linear(x, 'tok_embeddings.weight'), -1); }
 
   /** log p(token t+1 | tokens 0..t) for tokens (B, T) int32 -> (B·(T-1)) tensor, as the engine's training graph. */
   logpOf(tokens, B, T) {
@@ -140,9 +168,19 @@ export class TfjsDecoder {
     return { logp, grads: new Map(names.map((n, i) => [n, arrays[i]])) };
   }
 
+  /** Runs fn in a tidy scope with the sampling weights (see linear). */
+  sample(fn) {
+    this.sampling = true;
+    try {
+      return tf.tidy(fn);
+    } finally {
+      this.sampling = false;
+    }
+  }
+
   /** Prompt pass: tokens (B, S) -> log-probs of the next token (B, V) and the cache, per layer (B·K, S, D). */
   prefill(tokens, B, S) {
-    return tf.tidy(() => {
+    return this.sample(() => {
       const positions = tf.tensor1d(Int32Array.from({ length: B * S }, (_, i) => i % S), 'int32'); // (N)
       const [x, k, v] = this.trunk(tf.tensor1d(tokens, 'int32'), B, S, positions);
       const C = this.c.width;
@@ -154,7 +192,7 @@ export class TfjsDecoder {
   /** One new token per row at position `pos` against the cache (B·K, P, D): -> (B, V) and the cache grown to P+1. */
   decode(tokens, pos, cache) {
     const { heads: H, kvHeads: K, width: C, layers, normEps: eps } = this.c, D = this.D, G = H / K, B = tokens.length;
-    return tf.tidy(() => {
+    return this.sample(() => {
       const [cos, sin] = this.rotary(tf.fill([B], pos, 'int32'));
       let x = tf.gather(this.w('tok_embeddings.weight'), tf.tensor1d(tokens, 'int32')); // (B, C)
       const k = [], v = [];
@@ -163,7 +201,7 @@ export class TfjsDecoder {
         const kc = tf.concat([cache.k[i], reshape(kn, [B * K, 1, D])], 1); // (B·K, P+1, D)
         const vc = tf.concat([cache.v[i], reshape(vn, [B * K, 1, D])], 1); // (B·K, P+1, D)
         const att = tf.softmax(mul(tf.matMul(reshape(q, [B * K, G, D]), kc, false, true), 1 / Math.sqrt(D)), -1); // (B·K, G, P+1)
-        x = add(x, linear(reshape(tf.matMul(att, vc), [B, C]), this.w(`layers.${i}.attention.wo.weight`))); // (B, C)
+        x = add(x, this.linear(reshape(tf.matMul(att, vc), [B, C]), `layers.${i}.attention.wo.weight`)); // (B, C)
         x = add(x, this.feedForward(rmsnorm(x, this.w(`layers.${i}.ffn_norm.weight`), eps), i)); // (B, C)
         k.push(kc);
         v.push(vc);
@@ -218,6 +256,6 @@ export class TfjsDecoder {
   }
 
   dispose() {
-    tf.dispose([...this.p.values(), this.cosTable, this.sinTable]);
+    tf.dispose([...this.p.values(), ...(this.frozen?.values() ?? []), this.cosTable, this.sinTable]);
   }
 }
