@@ -18,8 +18,9 @@ import { StaleVersionError, WeightTransportError } from './weight-sync-errors.js
 export interface WeightPublisherOptions {
   /** The model config the weights belong to (pass the resolved one, e.g. validateDecoderConfig(c)); watchers compare its hash. */
   modelConfig: object;
-  /** When given, publish() refuses weights whose names or sizes differ from it, before uploading. */
-  shapes?: ShapeTable;
+  /** The parameter table (e.g. parameterShapes(config)): tensors are stored with these shapes, and weights whose
+   *  names or sizes differ are refused before uploading. */
+  shapes: ShapeTable;
   /** Published versions kept in the object store (older ones are deleted); >= 2 so a watcher mid-download keeps its object. */
   keep?: number;
   /** Object-store chunk size (capped by the server's max_payload); bigger chunks mean fewer messages. */
@@ -32,11 +33,12 @@ export interface WeightPublisherOptions {
 
 export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, timeoutMs: 30_000 } as const;
 
-type ResolvedPublisherOptions = Required<Omit<WeightPublisherOptions, 'shapes' | 'onError'>> & Pick<WeightPublisherOptions, 'shapes' | 'onError'>;
+type ResolvedPublisherOptions = Required<Omit<WeightPublisherOptions, 'onError'>> & Pick<WeightPublisherOptions, 'onError'>;
 
 export function validateWeightPublisherOptions(o: WeightPublisherOptions): ResolvedPublisherOptions {
   const r = { ...DEFAULT_WEIGHT_PUBLISHER_OPTIONS, ...o };
   if (r.modelConfig === null || typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig)) throw new ModelOptionError('modelConfig', 'an object', r.modelConfig);
+  if (r.shapes === null || typeof r.shapes !== 'object') throw new ModelOptionError('shapes', 'a parameter table (Map or record of name -> shape)', r.shapes);
   if (!Number.isInteger(r.keep) || r.keep < 2) throw new ModelOptionError('keep', 'an integer >= 2', r.keep);
   if (!Number.isInteger(r.chunkBytes) || r.chunkBytes < 1024) throw new ModelOptionError('chunkBytes', 'an integer >= 1024', r.chunkBytes);
   if (!Number.isInteger(r.timeoutMs) || r.timeoutMs < 1) throw new ModelOptionError('timeoutMs', 'a positive integer (ms)', r.timeoutMs);

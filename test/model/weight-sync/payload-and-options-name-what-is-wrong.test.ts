@@ -2,7 +2,7 @@
 import t from 'tap';
 import {
   WeightPublisher, WeightWatcher, configHash, decodeWeightPayload, encodeWeightPayload, validateWeightPublisherOptions,
-  validateWeightWatcherOptions,
+  validateWeightWatcherOptions, type WeightPublisherOptions,
 } from '../../../model/weight-sync.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { SMALL, SMALL_CONFIG, SMALL_SHAPES, sameBits, smallWeights } from './setup.js';
@@ -38,10 +38,11 @@ t.test('payload round trip and its checks', async (t) => {
 
 t.test('options name the bad field', async (t) => {
   const conn = {} as Connection; // never used: validation happens in the constructor
-  t.throws(() => new WeightPublisher(conn, { modelConfig: SMALL_CONFIG, keep: 1 }), { name: 'ModelOptionError', field: 'keep', message: /options\.keep must be an integer >= 2/ });
-  t.throws(() => validateWeightPublisherOptions({ modelConfig: null as unknown as object }), { name: 'ModelOptionError', field: 'modelConfig' });
-  t.throws(() => validateWeightPublisherOptions({ modelConfig: {}, chunkBytes: 10 }), { name: 'ModelOptionError', field: 'chunkBytes' });
-  t.throws(() => validateWeightPublisherOptions({ modelConfig: {}, timeoutMs: 0 }), { name: 'ModelOptionError', field: 'timeoutMs' });
+  t.throws(() => new WeightPublisher(conn, { modelConfig: SMALL_CONFIG, shapes: SMALL_SHAPES, keep: 1 }), { name: 'ModelOptionError', field: 'keep', message: /options\.keep must be an integer >= 2/ });
+  t.throws(() => validateWeightPublisherOptions({ modelConfig: null as unknown as object, shapes: SMALL_SHAPES }), { name: 'ModelOptionError', field: 'modelConfig' });
+  t.throws(() => validateWeightPublisherOptions({ modelConfig: {}, shapes: SMALL_SHAPES, chunkBytes: 10 }), { name: 'ModelOptionError', field: 'chunkBytes' });
+  t.throws(() => validateWeightPublisherOptions({ modelConfig: {}, shapes: SMALL_SHAPES, timeoutMs: 0 }), { name: 'ModelOptionError', field: 'timeoutMs' });
+  t.throws(() => validateWeightPublisherOptions({ modelConfig: {} } as WeightPublisherOptions), { name: 'ModelOptionError', field: 'shapes' });
   const onWeights = (): void => undefined;
   t.throws(() => new WeightWatcher(conn, { shapes: SMALL_SHAPES, onWeights: 5 as unknown as typeof onWeights }), { name: 'ModelOptionError', field: 'onWeights' });
   t.throws(() => validateWeightWatcherOptions({ shapes: SMALL_SHAPES, onWeights, dtype: 'int8' as 'float32' }), { name: 'ModelOptionError', field: 'dtype' });
