@@ -4,6 +4,7 @@ import type { Actor, ActorEnv, ActorOutput, HandlerContext } from '../../runtime
 import { Metric } from '../../runtime/message-types.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
+import { loopOptionsOf } from '../loop-options.js';
 import { MemoryStore, newMemoryEntry, type MemoryStats } from '../memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv } from '../messages.js';
 import { BaselineStore } from './baseline-store.js';
@@ -29,8 +30,9 @@ function fallbackEntry(env: AcceptedEnv) {
   });
 }
 
+/** `noHintRegret` defaults to the config's `loop.ablations.noHintRegret`; `options` override. */
 export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = {}): Actor<TrajectoryGroupBody | EnvRejectedBody> {
-  const o: ResolvedEvaluatorOptions = validateEvaluatorOptions(options);
+  const o: ResolvedEvaluatorOptions = validateEvaluatorOptions({ noHintRegret: loopOptionsOf(env.config).ablations.noHintRegret, ...options });
   const baseline = new BaselineStore(env.conn.kvm, o);
   let memory: Promise<MemoryStore> | null = null;
   const openMemory = (): Promise<MemoryStore> => (memory ??= MemoryStore.open(env.conn, env.log).catch((err: unknown) => ((memory = null), Promise.reject(err))));

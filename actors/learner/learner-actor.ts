@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { loadTokenizer } from '../../model/index.js';
 import type { Actor } from '../../runtime/actor.js';
 import { repoPath } from '../../runtime/paths.js';
-import { DEFAULT_LOOP_OPTIONS, type LoopOptions } from '../loop-options.js';
+import { loopOptionsOf, type LoopOptions } from '../loop-options.js';
 import { Learner } from './learner.js';
 import type { LearnerOptions } from './options.js';
 
@@ -22,14 +22,14 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
   return { ...base, model: { ...shape, vocab: loadTokenizer(policy.tokenizer).vocabSize } };
 }
 
-/** Defaults: the model of DEFAULT_LOOP_OPTIONS.policy and η = config.run.maxStaleness; `options` override both. */
-export function createLearnerActor(options: LearnerOptions = {}, policy: LoopOptions['policy'] = DEFAULT_LOOP_OPTIONS.policy): Actor & { learner(): Learner | null } {
+/** Defaults: the model of the config's `loop.policy` and η = `run.maxStaleness`; `options` override both. */
+export function createLearnerActor(options: LearnerOptions = {}): Actor & { learner(): Learner | null } {
   let learner: Learner | null = null;
   return {
     role: 'learner',
     learner: () => learner,
     async start(env) {
-      const o: LearnerOptions = { ...learnerModelFrom(policy), eta: env.config.run.maxStaleness, ...options };
+      const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), eta: env.config.run.maxStaleness, ...options };
       learner = await Learner.create({
         conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
         threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),

@@ -244,7 +244,7 @@ export class Learner {
     if (keep.length > 0) {
       const u = await this.trainer.update(keep.flatMap((b) => b.rows));
       if (this.crashed) return;
-      const lags = keep.map((b) => version - b.minVersion);
+      const lags = keep.map((b) => Math.max(0, version - b.minVersion));
       this.stats.updates++;
       this.stats.applied += keep.length;
       this.stats.trainedTokens += u.tokens;
