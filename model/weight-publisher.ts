@@ -71,10 +71,16 @@ export class WeightPublisher {
     this.configHash = configHash(this.options.modelConfig);
   }
 
-  /** The record in KV now, or null before the first publish. */
+  /** The record in KV now, or null before the first publish (or when the key holds no valid record). */
   async current(): Promise<PolicyRecord | null> {
     const { kv } = await this.open();
     return (await readPolicyRecord(kv))?.record ?? null;
+  }
+
+  /** The version the next publish must exceed (-1 before the first); a restarted learner continues above it. */
+  async currentVersion(): Promise<number> {
+    const { kv } = await this.open();
+    return (await readPolicyRecord(kv))?.floor ?? -1;
   }
 
   /**
@@ -86,7 +92,7 @@ export class WeightPublisher {
     if (!Number.isInteger(version) || version < 0) throw new ModelOptionError('version', 'an integer >= 0', version);
     if (!Number.isInteger(step) || step < 0) throw new ModelOptionError('step', 'an integer >= 0', step);
     const { kv, os } = await this.open();
-    let current = await readPolicyRecord(kv);
+    const current = await readPolicyRecord(kv);
     if (current && version <= current.floor) throw new StaleVersionError(current.floor, version);
 
     const bytes = encodeWeightPayload(weights, { version, step, configHash: this.configHash }, this.options.shapes);

@@ -95,6 +95,8 @@ t.test('refuse, report, recover', async (t) => {
     const err = await errorFor(undefined);
     t.ok(isWeightContentError(err));
     await t.rejects(publisher.publish(smallWeights(1), { version: 5, step: 0 }), { name: 'StaleVersionError', current: 5 }, 'the history still holds version 5');
+    t.equal(await publisher.current(), null, 'no valid record');
+    t.equal(await publisher.currentVersion(), 5, 'but the version to exceed is 5');
   });
 
   t.test('a missing object is retried until a newer version supersedes it', async (t) => {

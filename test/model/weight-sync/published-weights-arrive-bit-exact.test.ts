@@ -11,6 +11,7 @@ t.test('publish, then watchers early and late', async (t) => {
   const { learner, sampler } = await twoConnections(t);
   const publisher = new WeightPublisher(learner, { modelConfig: SMALL_CONFIG, shapes: SMALL_SHAPES });
   t.equal(await publisher.current(), null, 'nothing published yet');
+  t.equal(await publisher.currentVersion(), -1);
 
   const early: Array<[number, Weights]> = [];
   const watcher = await WeightWatcher.start(sampler, { shapes: SMALL_SHAPES, modelConfig: SMALL_CONFIG, onWeights: (w, v) => void early.push([v, w]) });
