@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DECODER_CONFIG, initParameters, parameterShapes, validateDecoderConfig } from '../model/decoder.js';
 import { setSha256Backend } from '@nats-io/obj';
-import { WeightPublisher, WeightWatcher, configHash, decodeWeightPayload, encodeWeightPayload } from '../model/weight-sync.js';
+import { WeightPublisher, WeightTransportError, WeightWatcher, configHash, decodeWeightPayload, encodeWeightPayload } from '../model/weight-sync.js';
 import { sha256Hex } from '../model/weight-payload.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
         await os.putBlob({ name: `bench/raw-${r}`, options: { max_chunk_size: chunk } }, bytes);
         const got = await remote.getBlob(`bench/raw-${r}`);
         raw[label]!.push(performance.now() - t0);
-        if (got?.length !== bytes.length) throw new Error('raw round trip lost bytes'); // eslint-disable-line no-restricted-syntax
+        if (got?.length !== bytes.length) throw new WeightTransportError(`raw round trip returned ${got?.length} of ${bytes.length} bytes`);
         await os.delete(`bench/raw-${r}`);
       }
     }
