@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import defaults from '../cluster.config.js';
 import { CLUSTER_CONFIG, type ClusterConfig } from './config-schema.js';
 import { ConfigError } from './errors.js';
+import { LoopOptionsError } from '../actors/loop-errors.js';
+import { validateLoopOptions, type LoopOptionsInput } from '../actors/loop-options.js';
 
 export type { ClusterConfig, RoleConfig } from './config-schema.js';
 
@@ -69,6 +71,8 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   for (let i = 0; i < parts.length - 1; i++) {
     const k = parts[i]!;
     if (o[k] === undefined && parts[0] === 'roles' && i === 1) o[k] = { concurrency: 1, threads: 0, memoryMb: 1024, taskTimeoutMs: 600_000 };
+    // The loop and learner sections are validated by their own modules, so any nesting may be created here.
+    if (o[k] === undefined && (parts[0] === 'loop' || parts[0] === 'learner')) o[k] = {};
     if (!isPlainObject(o[k])) throw new ConfigError(path, `${parts.slice(0, i + 1).join('.')}: no such section (while setting ${path})`);
     o = o[k] as Record<string, unknown>;
   }
@@ -114,6 +118,12 @@ export function validateConfig(cfg: unknown): ClusterConfig {
     throw new ConfigError(field, err);
   }
   const c = cfg as ClusterConfig;
+  try {
+    validateLoopOptions((c.loop ?? {}) as LoopOptionsInput);
+  } catch (err) {
+    if (err instanceof LoopOptionsError) throw new ConfigError(err.field, `config.${err.message}`, err);
+    throw err;
+  }
   if (c.delivery.ackWaitMs <= 0) throw new ConfigError('delivery.ackWaitMs', 'config.delivery.ackWaitMs: must be positive');
   if (c.host.memberTtlMs < 2 * c.host.heartbeatMs)
     throw new ConfigError('host.memberTtlMs', `config.host.memberTtlMs: expected >= 2 × host.heartbeatMs (${2 * c.host.heartbeatMs}), got ${c.host.memberTtlMs}`);
