@@ -30,6 +30,11 @@ t.test('payload round trip and its checks', async (t) => {
   t.throws(() => decodeWeightPayload(bytes, { shapes: more, dtype: 'float32' }), { tensor: 'output.weight', message: /missing tensor/ });
   t.throws(() => decodeWeightPayload(bytes.subarray(0, bytes.length - 4), { shapes: SMALL_SHAPES, dtype: 'float32', object: 'x' }), { code: 'WEIGHT_CONTENT', object: 'x', message: /truncated|bytes/ });
 
+  // A float64 learner's weights reach a float32 sampler rounded once, as Float32Array.from would.
+  const w64 = new Map([...w].map(([n, a]) => [n, Float64Array.from(a, (x) => x + 1e-9)]));
+  const from64 = decodeWeightPayload(encodeWeightPayload(w64, { version: 1, step: 0, configHash: hash }, SMALL_SHAPES), { shapes: SMALL_SHAPES, dtype: 'float32' });
+  t.ok(sameBits(from64.weights, new Map([...w64].map(([n, a]) => [n, Float32Array.from(a)]))), 'F64 payload converts to float32');
+
   const short = new Map(w).set('norm.weight', new Float32Array(3));
   t.throws(() => encodeWeightPayload(short, { version: 1, step: 0, configHash: hash }, SMALL_SHAPES), { name: 'WeightContentError', tensor: 'norm.weight' }, 'refused before upload');
   const extra = new Map(w).set('lm_head.weight', new Float32Array(4));
