@@ -39,7 +39,7 @@ export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = 
 
   const metrics = (batch: LabeledBatchBody, extra: Record<string, number>): ActorOutput[] => {
     const values: Record<string, number | undefined> = {
-      designer_reward: batch.designerReward, regret: batch.regret, return_hint: batch.returnHint, return_no_hint: batch.returnNoHint,
+      'designer.reward': batch.designerReward, regret: batch.regret, 'return.hint': batch.returnHint, 'return.no_hint': batch.returnNoHint,
       feasible: batch.feasible === undefined ? undefined : Number(batch.feasible), accepted: Number(batch.accepted), ...extra,
     };
     const tags = { envId: batch.envId, iteration: String(batch.iteration) };

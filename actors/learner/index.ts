@@ -6,6 +6,6 @@ export { trajectoryRows, minVersion, staleness, admitted, rowTokens, type Row } 
 export { PolicyTrainer, microBatches, type UpdateStats, type PolicyTrainerOptions } from './policy-trainer.js';
 export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type LearnerCheckpoint } from './learner-checkpoint.js';
 export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine } from './accounting.js';
-export { busyFraction, type LearnerStats, type UpdateReport } from './learner-metrics.js';
+export { busyFraction, stalenessQuantile, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
 export { createLearnerActor, learnerModelFrom } from './learner-actor.js';

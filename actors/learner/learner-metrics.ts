@@ -19,6 +19,8 @@ export interface LearnerStats extends LearnerState {
   stalenessMax: number;
   /** Versions this learner process published, in order. */
   published: number[];
+  /** Applied trajectories by staleness: stalenessHistogram[lag] (lag in versions at update time). */
+  stalenessHistogram: number[];
   /** Set when an update failed and the learner stopped. */
   error?: string;
 }
@@ -32,16 +34,28 @@ export interface UpdateReport extends UpdateStats {
   stalenessMax: number;
 }
 
+/** The q-quantile of the staleness of every applied trajectory (0 before any). */
+export function stalenessQuantile(s: Pick<LearnerStats, 'stalenessHistogram'>, q: number): number {
+  const total = s.stalenessHistogram.reduce((a, b) => a + (b ?? 0), 0);
+  let seen = 0;
+  for (let lag = 0; lag < s.stalenessHistogram.length; lag++) {
+    seen += s.stalenessHistogram[lag] ?? 0;
+    if (seen >= q * total && seen > 0) return lag;
+  }
+  return 0;
+}
+
 export function busyFraction(s: LearnerStats, now = Date.now()): number {
   return s.computeMs / Math.max(1, now - s.startedAt);
 }
 
 export async function publishLearnerMetrics(conn: Connection, host: string, s: LearnerStats, r: UpdateReport): Promise<void> {
+  // Dotted names, as the coordinator's run view reads them (actors/coordinator/run-stats.ts).
   const values: Record<string, number> = {
-    updates: s.updates, version: s.version, loss: r.loss, clip_fraction: r.clipFraction, tis_fraction: r.tisFraction, mean_ratio: r.meanRatio,
-    grad_norm: r.gradNorm, lr: r.lr, tokens: r.tokens, tokens_per_s: (r.tokens * 1000) / Math.max(1e-3, r.computeMs),
-    staleness_mean: r.stalenessMean, staleness_max: r.stalenessMax, dropped: s.dropped, dropped_stale: s.droppedStale,
-    busy_fraction: busyFraction(s), applied: s.applied,
+    updates: s.updates, version: s.version, loss: r.loss, 'clip.fraction': r.clipFraction, 'tis.fraction': r.tisFraction,
+    'mean.ratio': r.meanRatio, 'grad.norm': r.gradNorm, lr: r.lr, tokens: r.tokens, 'tokens.per_s': (r.tokens * 1000) / Math.max(1e-3, r.computeMs),
+    'staleness.mean': r.stalenessMean, 'staleness.max': r.stalenessMax, 'staleness.p99': stalenessQuantile(s, 0.99), dropped: s.dropped,
+    'dropped.stale': s.droppedStale, 'busy.fraction': busyFraction(s), applied: s.applied,
   };
   const ts = Date.now();
   await Promise.all(Object.entries(values).map(([name, value]) =>

@@ -85,7 +85,7 @@ export class Learner {
     const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
     const stats: LearnerStats = {
       ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
-      startedAt: Date.now(), stalenessMax: 0, published: [],
+      startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
     };
     const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
     await l.alignVersion();
@@ -250,6 +250,7 @@ export class Learner {
       this.stats.trainedTokens += u.tokens;
       this.stats.computeMs += u.computeMs;
       this.stats.stalenessMax = Math.max(this.stats.stalenessMax, ...lags);
+      for (const lag of lags) this.stats.stalenessHistogram[lag] = (this.stats.stalenessHistogram[lag] ?? 0) + 1;
       await this.accounting.applied(this.stats.updates, version, keep.map((b) => b.trajId));
       report = { ...u, update: this.stats.updates, version, trajectories: keep.length, stalenessMean: lags.reduce((a, b) => a + b, 0) / lags.length, stalenessMax: Math.max(...lags) };
     }

@@ -1,7 +1,7 @@
 // Staleness admission over NATS: with η = 2 a trajectory 3 versions old is dropped and counted while 0..2 are
 // trained; with η = 0 only trajectories of the current version are accepted, also after the version moves on.
 import t, { type Test } from 'tap';
-import { Learner, readAccounting, type UpdateReport } from '../../../actors/learner/index.js';
+import { Learner, readAccounting, stalenessQuantile, type UpdateReport } from '../../../actors/learner/index.js';
 import { WeightPublisher } from '../../../model/weight-sync.js';
 import { initParameters, validateDecoderConfig, parameterShapes } from '../../../model/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
@@ -38,6 +38,9 @@ t.test('eta = 2: lag 3 dropped and counted, lags 0..2 applied', async (t) => {
   t.equal(updates[0]!.trajectories, 3);
   t.equal(updates[0]!.stalenessMax, 2, 'never above eta');
   t.equal(updates[0]!.stalenessMean, 1);
+  t.same(learner.stats.stalenessHistogram, [1, 1, 1], 'one applied trajectory at each lag 0, 1, 2');
+  t.equal(stalenessQuantile(learner.stats, 0.99), 2);
+  t.equal(stalenessQuantile(learner.stats, 0.5), 1);
   const log = await readAccounting(stateDir);
   t.same(log.filter((l) => l.kind === 'drop').flatMap((l) => (l.kind === 'drop' ? l.dropped : [])), ['v3']);
   t.same(log.filter((l) => l.kind === 'update').flatMap((l) => (l.kind === 'update' ? l.applied : [])).sort(), ['v4', 'v5', 'v6']);
