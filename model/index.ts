@@ -34,3 +34,4 @@ export * from './sampler-errors.js';
 export * from './token-pick.js';
 export * from './kv-batch.js';
 export * from './train-batch.js';
+export * from './weight-sync.js';

@@ -7,12 +7,12 @@ import type { Connection } from '../runtime/connection.js';
 import { PolicyVersion } from '../runtime/message-types.js';
 import { decode } from '../runtime/messages.js';
 import type { Infer } from '../runtime/schema.js';
-import { BUCKETS, OBJECT_STORES } from '../runtime/subjects.js';
+import { BUCKETS, OBJECT_STORES, POLICY_KEYS } from '../runtime/subjects.js';
 import { sha256Hex } from './weight-payload.js';
 import { WeightIntegrityError, WeightTransportError } from './weight-sync-errors.js';
 
 /** The KV key in BUCKETS.policy that holds the current PolicyVersion (runtime/status.ts reads the same key). */
-export const POLICY_KEY = 'version';
+export const POLICY_KEY = POLICY_KEYS.version;
 /** Object names are `policy/v<version>-<unique>`: two publishers racing for one version never overwrite each other. */
 export const OBJECT_PREFIX = 'policy/v';
 

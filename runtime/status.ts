@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { listMembers } from './membership.js';
 import { PolicyVersion } from './message-types.js';
 import { decode } from './messages.js';
-import { BUCKETS, STREAMS } from './subjects.js';
+import { BUCKETS, POLICY_KEYS, STREAMS } from './subjects.js';
 
 export const STATUS_HELP = `Usage: spade status [options]
 
@@ -48,7 +48,7 @@ export async function readStatus(conn: Connection): Promise<ClusterStatus> {
   let policyVersion: number | null = null;
   try {
     const kv = await conn.kvm.open(BUCKETS.policy);
-    const e = await kv.get('version');
+    const e = await kv.get(POLICY_KEYS.version);
     if (e && e.operation === 'PUT' && e.value.length) policyVersion = decode(PolicyVersion, e.value).version;
   } catch {
     policyVersion = null;

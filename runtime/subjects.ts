@@ -51,6 +51,9 @@ export const BUCKETS = {
   run: 'spade_run',
 } as const;
 
+/** Keys in the policy bucket. */
+export const POLICY_KEYS = { version: 'version' } as const;
+
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
 
 export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;

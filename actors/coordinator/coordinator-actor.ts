@@ -9,7 +9,7 @@ import type { Subscription } from '@nats-io/transport-node';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { Metric, PolicyVersion } from '../../runtime/message-types.js';
 import { decode, decodeAny, encode } from '../../runtime/messages.js';
-import { BUCKETS, STREAMS, SUBJECTS } from '../../runtime/subjects.js';
+import { BUCKETS, POLICY_KEYS, STREAMS, SUBJECTS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../messages.js';
 import { emptyStats, onAccepted, onLabeled, onMetric, onRejected, summary, type RunStats } from './run-stats.js';
 import { renderView, ViewWriter } from './run-view.js';
@@ -141,13 +141,13 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       stats.iterationsIssued = nextIteration;
 
       const policyKv = await e.conn.kvm.open(BUCKETS.policy);
-      const pv = await policyKv.get('version');
+      const pv = await policyKv.get(POLICY_KEYS.version);
       stats.policyVersion = pv && pv.operation === 'PUT' && pv.value.length ? decode(PolicyVersion, pv.value).version : 0;
       // Versions count from where this run's first iteration started, so a resumed cluster keeps its schedule.
       const savedBase = await getNumber(COORDINATOR_KEYS.baseVersion);
       baseVersion = savedBase ?? stats.policyVersion;
       if (savedBase === undefined) await putNumber(COORDINATOR_KEYS.baseVersion, baseVersion);
-      const watch = await policyKv.watch({ key: 'version' });
+      const watch = await policyKv.watch({ key: POLICY_KEYS.version });
       loops.push(
         (async () => {
           for await (const entry of watch) {
