@@ -1,13 +1,16 @@
 // The learner's accounting log (JSON lines): an `update` line names the trajectories one update applied, a `drop`
-// line those consumed without training (too stale, unusable). Drops are final once their line is fsynced; applied
+// line those consumed without training (too stale, unusable, zero advantage). Drops are final once their line is fsynced; applied
 // ids become final with the checkpoint that holds their update. On restart, update lines past the restored
 // checkpoint (rolled back with its weights) are cut, so the log lists exactly the trajectories inside the weights.
 import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** Why a trajectory was consumed without training: too stale, unusable samples, or a zero advantage (no gradient). */
+export type DropReason = 'stale' | 'invalid' | 'no-signal';
+
 export type AccountingLine =
   | { kind: 'update'; update: number; version: number; applied: string[] }
-  | { kind: 'drop'; version: number; reason: 'stale' | 'invalid'; dropped: string[] };
+  | { kind: 'drop'; version: number; reason: DropReason; dropped: string[] };
 
 export const ACCOUNTING_FILE = 'accounting.jsonl';
 
@@ -58,7 +61,7 @@ export class AccountingLog {
   }
 
   /** Records drops durably (fsync): they are final at once, whatever happens to the weights. */
-  async dropped(version: number, reason: 'stale' | 'invalid', ids: string[]): Promise<void> {
+  async dropped(version: number, reason: DropReason, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.fh.appendFile(JSON.stringify({ kind: 'drop', version, reason, dropped: ids } satisfies AccountingLine) + '\n');
     await this.fh.sync();

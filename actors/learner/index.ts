@@ -5,7 +5,7 @@ export { tokenTerm, type ObjectiveKind, type ObjectiveOptions, type TokenTerm } 
 export { trajectoryRows, minVersion, staleness, admitted, rowTokens, type Row } from './rows.js';
 export { PolicyTrainer, microBatches, type UpdateStats, type PolicyTrainerOptions } from './policy-trainer.js';
 export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type LearnerCheckpoint } from './learner-checkpoint.js';
-export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine } from './accounting.js';
+export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine, type DropReason } from './accounting.js';
 export { busyFraction, stalenessQuantile, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
 export { createLearnerActor, learnerModelFrom } from './learner-actor.js';

@@ -10,6 +10,8 @@ export interface LearnerStats extends LearnerState {
   origin: 'resume' | 'init-checkpoint' | 'fresh';
   droppedStale: number;
   droppedInvalid: number;
+  /** Trajectories with a zero advantage, consumed without compute (skipZeroAdvantage). */
+  skipped: number;
   /** Trajectories seen again (redelivery or a republished batch) and skipped. */
   duplicates: number;
   trainedTokens: number;
@@ -55,7 +57,7 @@ export async function publishLearnerMetrics(conn: Connection, host: string, s: L
     updates: s.updates, version: s.version, loss: r.loss, 'clip.fraction': r.clipFraction, 'tis.fraction': r.tisFraction,
     'mean.ratio': r.meanRatio, 'grad.norm': r.gradNorm, lr: r.lr, tokens: r.tokens, 'tokens.per_s': (r.tokens * 1000) / Math.max(1e-3, r.computeMs),
     'staleness.mean': r.stalenessMean, 'staleness.max': r.stalenessMax, 'staleness.p99': stalenessQuantile(s, 0.99), dropped: s.dropped,
-    'dropped.stale': s.droppedStale, 'busy.fraction': busyFraction(s), applied: s.applied,
+    'dropped.stale': s.droppedStale, skipped: s.skipped, 'busy.fraction': busyFraction(s), applied: s.applied,
   };
   const ts = Date.now();
   await Promise.all(Object.entries(values).map(([name, value]) =>

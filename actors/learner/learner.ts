@@ -11,7 +11,7 @@ import { decode } from '../../runtime/messages.js';
 import { SUBJECTS, durableName } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { LabeledBatch } from '../messages.js';
-import { AccountingLog } from './accounting.js';
+import { AccountingLog, type DropReason } from './accounting.js';
 import { isSampleShapeError } from './errors.js';
 import { saveLearnerCheckpoint } from './learner-checkpoint.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
@@ -84,7 +84,7 @@ export class Learner {
     const accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
     const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
     const stats: LearnerStats = {
-      ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
+      ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, skipped: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
       startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
     };
     const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
@@ -143,11 +143,16 @@ export class Learner {
       msg.ack();
       return;
     }
-    const stale: string[] = [], invalid: string[] = [];
+    const stale: string[] = [], invalid: string[] = [], noSignal: string[] = [];
     for (const traj of batch.trajectories) {
       const id = traj.trajId;
       if (this.accounting.seen(id) || this.inBuffer.has(id)) {
         this.stats.duplicates++;
+        continue;
+      }
+      // A zero advantage gives a zero gradient: skip the compute (it would only dilute the token-mean).
+      if (traj.advantage === 0 && this.options.skipZeroAdvantage) {
+        noSignal.push(id);
         continue;
       }
       if (!admitted(this.stats.version, this.options.eta, traj)) {
@@ -171,18 +176,22 @@ export class Learner {
     }
     await this.drop('stale', stale);
     await this.drop('invalid', invalid);
+    await this.drop('no-signal', noSignal);
     this.pending.push({ msg, ids: batch.trajectories.map((t) => t.trajId) });
     this.ackFinal();
     this.lastArrival = Date.now();
     this.wake();
   }
 
-  private async drop(reason: 'stale' | 'invalid', ids: string[]): Promise<void> {
+  private async drop(reason: DropReason, ids: string[]): Promise<void> {
     if (ids.length === 0 || this.crashed) return;
     await this.accounting.dropped(this.stats.version, reason, ids);
-    this.stats.dropped += ids.length;
-    if (reason === 'stale') this.stats.droppedStale += ids.length;
-    else this.stats.droppedInvalid += ids.length;
+    if (reason === 'no-signal') this.stats.skipped += ids.length;
+    else {
+      this.stats.dropped += ids.length;
+      if (reason === 'stale') this.stats.droppedStale += ids.length;
+      else this.stats.droppedInvalid += ids.length;
+    }
   }
 
   /** Acks every pending message whose trajectories are all final. */

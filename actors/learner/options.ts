@@ -40,6 +40,8 @@ export interface LearnerOptions {
   threads?: number;
   /** Pull batch size of the consumer. */
   pullBatch?: number;
+  /** Consume zero-advantage trajectories without compute (their gradient is zero); they are logged as 'no-signal'. */
+  skipZeroAdvantage?: boolean;
 }
 
 export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoint' | 'stateDir' | 'model' | 'tokenizer'>> &
@@ -64,6 +66,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   adamw: { schedule: { peakLr: 1e-5, warmupSteps: 10, decaySteps: 100_000, minLr: 1e-6 }, weightDecay: 0, maxGradNorm: 1 },
   threads: 0,
   pullBatch: 64,
+  skipZeroAdvantage: true,
 };
 
 export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLearnerOptions {
@@ -74,6 +77,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
   };
   for (const [f, min] of [['eta', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
     ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1]] as const) int(f, min);
+  if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
   if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);
   if (!(typeof o.clipEps === 'number' && o.clipEps > 0 && o.clipEps < 1)) throw new LearnerOptionsError('clipEps', 'a number in (0, 1)', o.clipEps);
   if (!(typeof o.tisCap === 'number' && o.tisCap >= 1 && Number.isFinite(o.tisCap))) throw new LearnerOptionsError('tisCap', 'a finite number >= 1', o.tisCap);
