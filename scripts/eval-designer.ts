@@ -9,14 +9,14 @@ import { repoPath } from '../runtime/paths.js';
 const { values: a } = parseArgs({
   options: {
     checkpoint: { type: 'string', default: repoPath('model', 'checkpoints', 'base') }, samples: { type: 'string' }, temperature: { type: 'string' },
-    'top-p': { type: 'string' }, 'max-memory': { type: 'string' }, seed: { type: 'string' }, documents: { type: 'string' }, 'max-batch': { type: 'string' },
+    'top-p': { type: 'string' }, 'max-memory': { type: 'string' }, seed: { type: 'string' }, documents: { type: 'string' }, 'max-batch': { type: 'string' }, 'max-tokens': { type: 'string' },
     'call-timeout-ms': { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' },
   },
 });
 const num = (k: keyof typeof a): number | undefined => (a[k] === undefined ? undefined : Number(a[k]));
 const r = await evaluateDesigner({
   checkpoint: a.checkpoint!, samples: num('samples'), temperature: num('temperature'), topP: num('top-p'), maxMemory: num('max-memory'), seed: num('seed'),
-  maxBatch: num('max-batch'), callTimeoutMs: num('call-timeout-ms'), threads: num('threads'),
+  maxBatch: num('max-batch'), maxTokens: num('max-tokens'), callTimeoutMs: num('call-timeout-ms'), threads: num('threads'),
   ...(a.documents !== undefined ? { documents: a.documents as 'auto' | 'corpus' | 'stand-in' } : {}),
 } as Parameters<typeof evaluateDesigner>[0]);
 for (const [i, s] of r.samples.entries()) {

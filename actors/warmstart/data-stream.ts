@@ -1,5 +1,5 @@
-// The deterministic stream of training batches: designer rows cycle through the library in a fresh shuffled order
-// each pass (a new document and memory every time), agent rows cycle through the oracle episodes (hinted or not at
+// The deterministic stream of training batches: designer rows cycle through the designer's modules in a fresh
+// shuffled order each pass (a new document and memory every time), agent rows cycle through the oracle episodes (hinted or not at
 // random); a batch holds rows of one role, as many as fit in batchTokens once padded.
 import { makeRandom } from '../../sandbox/index.js';
 import type { Tokenizer } from '../../model/tokenizer.js';
@@ -26,7 +26,9 @@ export class WarmStartData {
   /** Rows dropped because they exceed the context. */
   dropped = 0;
 
-  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly episodes: readonly OracleEpisode[],
+  /** `library` names memory lines and agent envs; `designerEnvs` (a subset) are the modules the designer learns to write. */
+  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly designerEnvs: readonly LibraryEnv[],
+    private readonly episodes: readonly OracleEpisode[],
     private readonly docs: DocumentSource, private readonly o: DataStreamOptions) {
     this.random = makeRandom(o.seed);
     this.byName = new Map(library.map((e) => [e.name, e]));
@@ -61,7 +63,7 @@ export class WarmStartData {
   }
 
   private nextDesigner(): Example {
-    if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.library);
+    if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.designerEnvs);
     const env = this.designerOrder.pop()!;
     const doc = this.docs.sample(this.random).text;
     return designerExample(this.tok, env, doc, sampleMemory(this.library, env.name, this.o.maxMemory, this.random));

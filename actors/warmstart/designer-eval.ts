@@ -16,6 +16,8 @@ export interface DesignerEvalOptions {
   maxMemory?: number;
   seed?: number;
   documents?: DocumentSourceKind;
+  /** Longest module sampled (also bounded by the context left after the prompt). */
+  maxTokens?: number;
   /** Sampler rows decoded together. */
   maxBatch?: number;
   /** Sandbox per-call budget; the default allows for a loaded 2-core machine (the library test uses the same). */
@@ -24,7 +26,7 @@ export interface DesignerEvalOptions {
 }
 
 export const DEFAULT_DESIGNER_EVAL_OPTIONS: Required<Omit<DesignerEvalOptions, 'checkpoint'>> = {
-  samples: 40, temperature: 0.5, topP: 1, maxMemory: 3, seed: 7, documents: 'corpus', maxBatch: 20, callTimeoutMs: 200, threads: 0,
+  samples: 40, temperature: 0.5, topP: 1, maxMemory: 3, seed: 7, documents: 'corpus', maxTokens: 1400, maxBatch: 20, callTimeoutMs: 200, threads: 0,
 };
 
 export interface DesignerSample {
@@ -73,7 +75,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
     return { doc: doc.id, prompt };
   });
   try {
-    outs = await Promise.all(requests.map((r) => sampler.generate({ prompt: r.prompt, temperature: o.temperature, topP: o.topP, maxTokens: config.contextLength - r.prompt.length })));
+    outs = await Promise.all(requests.map((r) => sampler.generate({ prompt: r.prompt, temperature: o.temperature, topP: o.topP, maxTokens: Math.min(o.maxTokens, config.contextLength - r.prompt.length) })));
   } finally {
     await sampler.close();
     await session.release();

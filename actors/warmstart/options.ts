@@ -15,11 +15,11 @@ export interface WarmStartModelOptions {
 export interface WarmStartOptions {
   /** Decoder shape; the vocab always comes from the tokenizer. */
   model?: Partial<WarmStartModelOptions>;
-  /** Optimizer updates (the learning-rate schedule spans them). */
+  /** Optimizer updates (the learning-rate schedule spans them); with planBy 'clock', the first plan. */
   steps?: number;
   /** Wall-clock cap: training stops early (and saves) when it runs out; 0 = none. */
   minutes?: number;
-  /** Most tokens (rows x padded length) in one step. */
+  /** Most tokens (rows x padded length) in one step; a longer row gets a step of its own. */
   batchTokens?: number;
   lr?: number;
   minLr?: number;
@@ -28,6 +28,17 @@ export interface WarmStartOptions {
   seed?: number;
   /** Share of steps that train the agent role (the rest train the designer). */
   agentFraction?: number;
+  /**
+   * The designer learns the library modules of at most this many tokens (0 = all). A small CPU budget memorises a
+   * few short modules exactly rather than all of them approximately; only exact-enough copies validate.
+   */
+  maxModuleTokens?: number;
+  /**
+   * 'steps': the schedule spans `steps` updates (deterministic given the seed). 'clock': every `replanEvery` steps the
+   * planned step count is re-estimated from the measured step time so that the cosine ends when `minutes` runs out.
+   */
+  planBy?: 'steps' | 'clock';
+  replanEvery?: number;
   /** Designer prompts carry 0..maxMemory memory lines. */
   maxMemory?: number;
   /** Oracle episodes played per library env (seeds 1..n). */
@@ -51,13 +62,16 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 2560 },
   steps: 400,
   minutes: 28,
-  batchTokens: 3072,
+  batchTokens: 2048,
   lr: 2e-3,
   minLr: 2e-4,
   warmupSteps: 20,
   weightDecay: 0.01,
   seed: 1,
   agentFraction: 0.2,
+  maxModuleTokens: 900,
+  planBy: 'steps',
+  replanEvery: 25,
   maxMemory: 3,
   episodesPerEnv: 8,
   agentMaxPromptTokens: 1024,
@@ -81,7 +95,10 @@ export function validateWarmStartOptions(o: WarmStartOptions = {}): ResolvedWarm
   for (const f of ['steps', 'batchTokens', 'warmupSteps', 'episodesPerEnv', 'agentMaxPromptTokens', 'logEvery'] as const) {
     if (!isInt(r[f], 1)) throw new WarmStartOptionsError(f, 'a positive integer', r[f]);
   }
-  for (const f of ['maxMemory', 'saveEvery', 'threads', 'seed'] as const) if (!isInt(r[f], 0)) throw new WarmStartOptionsError(f, 'an integer >= 0', r[f]);
+  if (r.planBy !== 'steps' && r.planBy !== 'clock') throw new WarmStartOptionsError('planBy', "'steps' or 'clock'", r.planBy);
+  if (!isInt(r.replanEvery, 1)) throw new WarmStartOptionsError('replanEvery', 'a positive integer', r.replanEvery);
+  if (r.planBy === 'clock' && !(r.minutes > 0)) throw new WarmStartOptionsError('minutes', "a positive number when planBy is 'clock'", r.minutes);
+  for (const f of ['maxMemory', 'maxModuleTokens', 'saveEvery', 'threads', 'seed'] as const) if (!isInt(r[f], 0)) throw new WarmStartOptionsError(f, 'an integer >= 0', r[f]);
   if (!isNum(r.minutes, 0)) throw new WarmStartOptionsError('minutes', 'a number >= 0', r.minutes);
   if (!isNum(r.lr, 0) || r.lr === 0) throw new WarmStartOptionsError('lr', 'a positive number', r.lr);
   if (!isNum(r.minLr, 0, r.lr)) throw new WarmStartOptionsError('minLr', `a number in [0, lr=${r.lr}]`, r.minLr);
@@ -90,6 +107,5 @@ export function validateWarmStartOptions(o: WarmStartOptions = {}): ResolvedWarm
   if (!['auto', 'corpus', 'stand-in'].includes(r.documents)) throw new WarmStartOptionsError('documents', "'auto', 'corpus' or 'stand-in'", r.documents);
   if (typeof r.outDir !== 'string' || r.outDir === '') throw new WarmStartOptionsError('outDir', 'a non-empty path', r.outDir);
   if (typeof r.saveOptimizer !== 'boolean') throw new WarmStartOptionsError('saveOptimizer', 'a boolean', r.saveOptimizer);
-  if (r.batchTokens < r.model.contextLength) throw new WarmStartOptionsError('batchTokens', `at least model.contextLength (${r.model.contextLength})`, r.batchTokens);
   return r;
 }

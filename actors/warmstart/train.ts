@@ -7,6 +7,7 @@ import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
 import { loadLibrary } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
+import { WarmStartOptionsError } from './errors.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
 
 export interface LossPoint {
@@ -21,7 +22,9 @@ export interface WarmStartSummary {
   config: ResolvedDecoderConfig;
   params: number;
   steps: number;
-  /** True when the wall-clock cap ended training before `steps`. */
+  /** Modules the designer was trained to write. */
+  designerEnvs: string[];
+  /** True when the wall-clock cap ended training before the planned steps. */
   stoppedByClock: boolean;
   seconds: number;
   dataSeconds: number;
@@ -53,7 +56,9 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   } finally {
     await pool.close();
   }
-  const data = new WarmStartData(tok, library, played.episodes, docs, {
+  const designerEnvs = library.filter((e) => o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens);
+  if (designerEnvs.length === 0) throw new WarmStartOptionsError('maxModuleTokens', 'a cap that keeps at least one library module', o.maxModuleTokens);
+  const data = new WarmStartData(tok, library, designerEnvs, played.episodes, docs, {
     seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
     agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,
   });
@@ -63,11 +68,16 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   for (const s of shapes.values()) nParams += s.reduce((a, b) => a * b, 1);
   log(`warm-start: ${library.length} library envs, ${played.stats.kept}/${played.stats.played} oracle episodes kept `
     + `(${played.stats.mismatched} vm/sandbox mismatches, ${played.stats.lost} lost), documents: ${docs.kind} (${docs.size} chunks), data ready in ${dataSeconds.toFixed(1)} s`);
+  log(`designer modules (${designerEnvs.length}, <= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
   log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
 
   const params = initParameters(config, o.seed);
   const session = await ModelSession.create(config, { graphs: ['train'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
-  const opt = new AdamW({ weightDecay: o.weightDecay, schedule: { peakLr: o.lr, warmupSteps: Math.min(o.warmupSteps, o.steps), decaySteps: o.steps, minLr: o.minLr } });
+  const optimizer = (planned: number): AdamW => new AdamW({
+    weightDecay: o.weightDecay, schedule: { peakLr: o.lr, warmupSteps: Math.min(o.warmupSteps, planned), decaySteps: planned, minLr: o.minLr },
+  });
+  let planned = o.steps;
+  let opt = optimizer(planned);
   const save = (step: number): Promise<void> => saveCheckpoint(o.outDir, {
     model: { ...config }, params, shapes, tokenizer: tok, policyVersion: 0, step, ...(o.saveOptimizer ? { optimizer: opt.exportState() } : {}),
   });
@@ -77,8 +87,20 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const tTrain = performance.now();
   let tokens = 0, padded = 0, step = 0, stoppedByClock = false;
   try {
-    for (; step < o.steps; step++) {
+    for (; step < planned; step++) {
       if (o.minutes > 0 && performance.now() - t0 > o.minutes * 60_000) { stoppedByClock = true; break; }
+      if (o.planBy === 'clock' && step > 0 && step % o.replanEvery === 0) {
+        // Re-aim the cosine at the clock: the steps that fit in the time left at the mean step time so far.
+        const secPerStep = (performance.now() - tTrain) / 1000 / step;
+        const left = o.minutes * 60 - (performance.now() - t0) / 1000 - 15; // keep a margin for the final save
+        const next = Math.max(step + 1, step + Math.floor(left / secPerStep));
+        if (next !== planned) {
+          const state = opt.exportState();
+          opt = optimizer(next);
+          opt.loadState(state);
+          planned = next;
+        }
+      }
       const { role, rows } = data.nextBatch(step);
       const masked = rows.reduce((a, r) => a + r.mask.reduce((x, y) => x + y, 0), 0);
       const batch = packBatch(rows.map((r) => ({ tokens: r.tokens, mask: r.mask, dlogp: r.mask.map((m) => -m / masked) })));
@@ -88,17 +110,17 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
       win[role].n += masked;
       tokens += batch.lengths.reduce((a, b) => a + b, 0);
       padded += batch.batch * batch.time;
-      if ((step + 1) % o.logEvery === 0 || step + 1 === o.steps) {
+      if ((step + 1) % o.logEvery === 0 || step + 1 === planned) {
         const point: LossPoint = { step: step + 1, designer: win.designer.n ? win.designer.nll / win.designer.n : null, agent: win.agent.n ? win.agent.nll / win.agent.n : null };
         curve.push(point);
         win.designer = { nll: 0, n: 0 };
         win.agent = { nll: 0, n: 0 };
         const sec = (performance.now() - tTrain) / 1000;
-        const eta = (sec / (step + 1)) * (o.steps - step - 1);
-        log(`step ${String(step + 1).padStart(4)}/${o.steps}  loss designer ${fmt(point.designer)} agent ${fmt(point.agent)}  lr ${upd.lr.toExponential(2)} gnorm ${upd.gradNorm.toFixed(2)}  `
+        const eta = (sec / (step + 1)) * (planned - step - 1);
+        log(`step ${String(step + 1).padStart(4)}/${planned}  loss designer ${fmt(point.designer)} agent ${fmt(point.agent)}  lr ${upd.lr.toExponential(2)} gnorm ${upd.gradNorm.toFixed(2)}  `
           + `${(tokens / sec).toFixed(0)} tok/s (${(padded / sec).toFixed(0)} padded)  ${sec.toFixed(0)} s, ETA ${eta.toFixed(0)} s`);
       }
-      if (o.saveEvery > 0 && (step + 1) % o.saveEvery === 0 && step + 1 < o.steps) await save(step + 1);
+      if (o.saveEvery > 0 && (step + 1) % o.saveEvery === 0 && step + 1 < planned) await save(step + 1);
     }
     await save(step);
   } finally {
@@ -108,6 +130,6 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const trainSec = (performance.now() - tTrain) / 1000;
   return {
     options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
-    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, episodes: played.stats, droppedRows: data.dropped,
+    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, droppedRows: data.dropped,
   };
 }
