@@ -1,12 +1,12 @@
 // The learner's accounting log (JSON lines): an `update` line names the trajectories one update applied, a `drop`
-// line those consumed without training (too stale, unusable, zero advantage). Drops are final once their line is fsynced; applied
+// line those consumed without training (too stale, unusable). Drops are final once their line is fsynced; applied
 // ids become final with the checkpoint that holds their update. On restart, update lines past the restored
 // checkpoint (rolled back with its weights) are cut, so the log lists exactly the trajectories inside the weights.
 import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Why a trajectory was consumed without training: too stale, unusable samples, or a zero advantage (no gradient). */
-export type DropReason = 'stale' | 'invalid' | 'no-signal';
+/** Why a trajectory was consumed without training: too stale, or unusable samples. */
+export type DropReason = 'stale' | 'invalid';
 
 export type AccountingLine =
   | { kind: 'update'; update: number; version: number; applied: string[] }

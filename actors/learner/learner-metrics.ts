@@ -10,7 +10,7 @@ export interface LearnerStats extends LearnerState {
   origin: 'resume' | 'init-checkpoint' | 'fresh';
   droppedStale: number;
   droppedInvalid: number;
-  /** Trajectories with a zero advantage, consumed without compute (skipZeroAdvantage). */
+  /** Applied trajectories with a zero advantage, whose compute was skipped (skipZeroAdvantage). */
   skipped: number;
   /** Trajectories seen again (redelivery or a republished batch) and skipped. */
   duplicates: number;

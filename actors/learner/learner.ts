@@ -17,7 +17,7 @@ import { saveLearnerCheckpoint } from './learner-checkpoint.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 import { loadLearnerModel } from './learner-model.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
-import type { PolicyTrainer } from './policy-trainer.js';
+import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
 import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
 
 export interface LearnerDeps {
@@ -40,6 +40,7 @@ interface Buffered {
   rows: Row[];
   tokens: number;
   minVersion: number;
+  advantage: number;
 }
 
 interface Pending {
@@ -143,18 +144,14 @@ export class Learner {
       msg.ack();
       return;
     }
-    const stale: string[] = [], invalid: string[] = [], noSignal: string[] = [];
+    const stale: string[] = [], invalid: string[] = [];
     for (const traj of batch.trajectories) {
       const id = traj.trajId;
       if (this.accounting.seen(id) || this.inBuffer.has(id)) {
         this.stats.duplicates++;
         continue;
       }
-      // A zero advantage gives a zero gradient: skip the compute (it would only dilute the token-mean).
-      if (traj.advantage === 0 && this.options.skipZeroAdvantage) {
-        noSignal.push(id);
-        continue;
-      }
+
       if (!admitted(this.stats.version, this.options.eta, traj)) {
         stale.push(id);
         continue;
@@ -170,13 +167,12 @@ export class Learner {
       }
       if (rows.length === 0) invalid.push(id);
       else {
-        this.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj) });
+        this.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage });
         this.inBuffer.add(id);
       }
     }
     await this.drop('stale', stale);
     await this.drop('invalid', invalid);
-    await this.drop('no-signal', noSignal);
     this.pending.push({ msg, ids: batch.trajectories.map((t) => t.trajId) });
     this.ackFinal();
     this.lastArrival = Date.now();
@@ -186,12 +182,9 @@ export class Learner {
   private async drop(reason: DropReason, ids: string[]): Promise<void> {
     if (ids.length === 0 || this.crashed) return;
     await this.accounting.dropped(this.stats.version, reason, ids);
-    if (reason === 'no-signal') this.stats.skipped += ids.length;
-    else {
-      this.stats.dropped += ids.length;
-      if (reason === 'stale') this.stats.droppedStale += ids.length;
-      else this.stats.droppedInvalid += ids.length;
-    }
+    this.stats.dropped += ids.length;
+    if (reason === 'stale') this.stats.droppedStale += ids.length;
+    else this.stats.droppedInvalid += ids.length;
   }
 
   /** Acks every pending message whose trajectories are all final. */
@@ -251,7 +244,11 @@ export class Learner {
     const stale = items.filter((b) => version - b.minVersion > this.options.eta);
     let report: UpdateReport | null = null;
     if (keep.length > 0) {
-      const u = await this.trainer.update(keep.flatMap((b) => b.rows));
+      // A zero advantage gives a zero gradient: skip its compute (it would only dilute the token-mean). The
+      // update still counts and publishes, so the version advances once per minibatch whatever the data.
+      const signal = this.options.skipZeroAdvantage ? keep.filter((b) => b.advantage !== 0) : keep;
+      this.stats.skipped += keep.length - signal.length;
+      const u = signal.length > 0 ? await this.trainer.update(signal.flatMap((b) => b.rows)) : this.idleUpdate();
       if (this.crashed) return;
       const lags = keep.map((b) => Math.max(0, version - b.minVersion));
       this.stats.updates++;
@@ -273,6 +270,12 @@ export class Learner {
   }
 
   /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */
+  /** The report of an update whose trajectories all had zero advantage: no compute, no optimizer step. */
+  private idleUpdate(): UpdateStats {
+    const step = this.trainer.optimizer.step;
+    return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0 };
+  }
+
   private async publish(version: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -40,7 +40,7 @@ export interface LearnerOptions {
   threads?: number;
   /** Pull batch size of the consumer. */
   pullBatch?: number;
-  /** Consume zero-advantage trajectories without compute (their gradient is zero); they are logged as 'no-signal'. */
+  /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
   skipZeroAdvantage?: boolean;
 }
 
