@@ -27,7 +27,8 @@ interface WasmMemory {
 }
 const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
 const PAGE = 65536;
-const IDLE_REALMS = 8;
+/** Idle realms kept for reuse: enough for the episodes in flight, or realms are freed and locked down again. */
+const IDLE_REALMS = 64;
 const WARM_UP_BUDGET_MS = 2000;
 const CPU_RECHECK_MS = 10;
 const INITIAL_PAGES = 256;

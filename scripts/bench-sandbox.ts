@@ -1,42 +1,56 @@
-// Benchmark of the sandbox: steps/s on one worker on the live-instance and replay paths, the engine alone,
-// validation latency, and a baseline that spawns one Node child process per episode. Ends with one JSON line.
+// Benchmark of the sandbox: steps/s through a one-worker pool on the live-instance and replay paths, the engine
+// alone on one thread, validation latency, and a baseline that spawns one Node child process per episode, for a
+// long-episode and a short-episode shipped environment. Rates are given per wall second and per CPU-second of the
+// process (the machine is shared, so wall rates understate). Ends with one JSON line.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoPath } from '../runtime/paths.js';
 import { Engine } from '../sandbox/engine.js';
 import { SandboxPool, codeHash, makeRandom, validateSandboxOptions } from '../sandbox/index.js';
 
-const LIBRARY_ENV = repoPath('envs', 'library', 'games', 'maze-walk.js');
-const FIXTURE_ENV = repoPath('test', 'fixtures', 'sum-to-target.js');
-const envPath = existsSync(LIBRARY_ENV) ? LIBRARY_ENV : FIXTURE_ENV;
-const ACTIONS = envPath === LIBRARY_ENV ? ['north', 'east', 'south', 'west'] : ['1', '3', '5', '7', '9'];
-const code = readFileSync(envPath, 'utf8');
+interface BenchEnv {
+  label: string;
+  path: string;
+  actions: string[];
+  code: string;
+  hash: string;
+}
+
+function benchEnv(label: string, parts: string[], actions: string[]): BenchEnv {
+  let path = repoPath(...parts);
+  if (!existsSync(path)) path = repoPath('test', 'fixtures', 'sum-to-target.js');
+  const code = readFileSync(path, 'utf8');
+  return { label, path, actions, code, hash: codeHash(code) };
+}
+
+const LONG = benchEnv('long', ['envs', 'library', 'games', 'maze-walk.js'], ['north', 'east', 'south', 'west']);
+const SHORT = benchEnv('short', ['envs', 'library', 'reasoning', 'sum-to-target.js'], ['9', '9', '8', '7', '5']);
 const kitPath = repoPath('envs', 'kit.js');
 const kit = existsSync(kitPath) ? readFileSync(kitPath, 'utf8') : undefined;
-const hash = codeHash(code);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 9);
+const SUBPROCESS_EPISODES = Number(process.env.BENCH_SUBPROCESS_EPISODES ?? 12);
 const CONCURRENCY = 32;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const rel = (p: string): string => p.replace(repoPath(), '.');
 
 interface Rate {
   stepsPerSec: number;
   episodesPerSec: number;
-  /** Per CPU-second of this process (all its threads), or of the child processes for the baseline. */
   stepsPerCpuSec: number;
   episodesPerCpuSec: number;
 }
 
-/** CPU seconds used by this process (all threads) — the machine is shared, so wall-clock rates understate. */
+/** CPU seconds used by this process, all threads. */
 const cpuSec = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 
-/** CPU seconds of waited-for children (Linux /proc; clock ticks of 1/100 s). */
+/** CPU seconds of waited-for child processes (Linux /proc, 1/100 s ticks). */
 function childCpuSec(): number {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
@@ -51,8 +65,8 @@ function rate(steps: number, episodes: number, wallMs: number, cpu: number): Rat
   return { stepsPerSec: steps / s, episodesPerSec: episodes / s, stepsPerCpuSec: steps / cpu, episodesPerCpuSec: episodes / cpu };
 }
 
-/** Plays episodes with random actions through the pool; `live` keeps instances under an episode id. */
-async function poolRate(pool: SandboxPool, live: boolean, seconds: number): Promise<Rate> {
+/** Plays random-action episodes through the pool; `live` keeps instances under an episode id, else every step replays. */
+async function poolRate(pool: SandboxPool, env: BenchEnv, live: boolean, seconds: number): Promise<Rate> {
   let steps = 0;
   let episodes = 0;
   let nextSeed = 1;
@@ -61,12 +75,12 @@ async function poolRate(pool: SandboxPool, live: boolean, seconds: number): Prom
     const random = makeRandom(l + 1000);
     while (performance.now() < end) {
       const seed = nextSeed++;
-      const episodeId = live ? `bench-${seed}` : undefined;
-      await pool.reset({ codeHash: hash, seed, ...(episodeId ? { episodeId } : {}) });
+      const episodeId = live ? `bench-${env.label}-${seed}` : undefined;
+      await pool.reset({ codeHash: env.hash, seed, ...(episodeId ? { episodeId } : {}) });
       const actions: string[] = [];
       for (;;) {
-        actions.push(ACTIONS[Math.floor(random() * ACTIONS.length)]!);
-        const r = await pool.step({ codeHash: hash, seed, actions, ...(episodeId ? { episodeId } : {}) });
+        actions.push(env.actions[Math.floor(random() * env.actions.length)]!);
+        const r = await pool.step({ codeHash: env.hash, seed, actions, ...(episodeId ? { episodeId } : {}) });
         steps++;
         if (r.done) break;
       }
@@ -79,21 +93,20 @@ async function poolRate(pool: SandboxPool, live: boolean, seconds: number): Prom
   return rate(steps, episodes, performance.now() - t0, cpuSec() - c0);
 }
 
-/** The engine alone on this thread (what one worker does between messages). */
-async function engineRate(engine: Engine, seconds: number): Promise<Rate> {
+/** The engine alone on this thread: what one worker does between messages. */
+async function engineRate(engine: Engine, env: BenchEnv, seconds: number): Promise<Rate> {
   const random = makeRandom(7);
   let steps = 0;
   let episodes = 0;
   const t0 = performance.now();
   const c0 = cpuSec();
-  const end = t0 + seconds * 1000;
-  for (let seed = 1; performance.now() < end; seed++) {
-    engine.reset(hash, code, seed, 'e');
+  for (let seed = 1; performance.now() < t0 + seconds * 1000; seed++) {
+    engine.reset(env.hash, env.code, seed, 'e');
     const actions: string[] = [];
     for (;;) {
-      actions.push(ACTIONS[Math.floor(random() * ACTIONS.length)]!);
+      actions.push(env.actions[Math.floor(random() * env.actions.length)]!);
       steps++;
-      if (engine.step(hash, undefined, seed, actions, 'e').done) break;
+      if (engine.step(env.hash, undefined, seed, actions, 'e').done) break;
     }
     episodes++;
   }
@@ -107,13 +120,14 @@ const [envPath, kitPath, seed, actionsJson] = process.argv.slice(2);
 if (kitPath !== '-') vm.runInThisContext(readFileSync(kitPath, 'utf8'));
 const mod = await import(envPath);
 const env = new mod.default();
-const out = [env.reset(Number(seed)).observation];
-for (const a of JSON.parse(actionsJson)) { const r = env.step(a); out.push(r.observation); if (r.terminated || r.truncated) break; }
-process.stdout.write(JSON.stringify(out.length));
+let n = 0;
+env.reset(Number(seed));
+for (const a of JSON.parse(actionsJson)) { const r = env.step(a); n++; if (r.terminated || r.truncated) break; }
+process.stdout.write(String(n));
 `;
 
-/** The common subprocess design: one fresh Node process per episode. */
-async function subprocessRate(episodes: number): Promise<Rate> {
+/** The common subprocess design: one fresh Node process per episode, running it in-process. */
+async function subprocessRate(env: BenchEnv, episodes: number): Promise<Rate> {
   const dir = mkdtempSync(join(tmpdir(), 'spade-bench-'));
   const script = join(dir, 'child.mjs');
   writeFileSync(script, CHILD);
@@ -122,74 +136,79 @@ async function subprocessRate(episodes: number): Promise<Rate> {
   const t0 = performance.now();
   const c0 = childCpuSec();
   for (let e = 0; e < episodes; e++) {
-    const actions = Array.from({ length: 64 }, () => ACTIONS[Math.floor(random() * ACTIONS.length)]!);
+    const actions = Array.from({ length: 64 }, () => env.actions[Math.floor(random() * env.actions.length)]!);
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, envPath, kit ? kitPath : '-', String(e + 1), JSON.stringify(actions)]);
+      const child = spawn(process.execPath, [script, env.path, kit ? kitPath : '-', String(e + 1), JSON.stringify(actions)]);
       let s = '';
       child.stdout.on('data', (d: Buffer) => (s += d.toString()));
       child.on('error', reject);
       child.on('close', () => resolve(s));
     });
-    steps += Number(out) - 1;
+    steps += Number(out);
   }
   return rate(steps, episodes, performance.now() - t0, childCpuSec() - c0);
 }
 
-async function main(): Promise<void> {
-  console.log(`environment: ${envPath.replace(repoPath(), '.')} (${ACTIONS.join('/')} random actions, ${CONCURRENCY} episodes in flight)`);
-  const pool = new SandboxPool({ workers: 1 });
-  await pool.validate(code, { seeds: 2 }); // warms the worker and caches the code by hash
-  const liveRuns: Rate[] = [];
-  const replayRuns: Rate[] = [];
+const m = (runs: Rate[], k: keyof Rate): number => median(runs.map((r) => r[k]));
+function show(label: string, runs: Rate[]): void {
+  console.log(`  ${label.padEnd(22)} ${m(runs, 'stepsPerSec').toFixed(0).padStart(6)} steps/s wall, ${m(runs, 'stepsPerCpuSec').toFixed(0).padStart(6)} per CPU-s; `
+    + `${m(runs, 'episodesPerSec').toFixed(1)} episodes/s wall, ${m(runs, 'episodesPerCpuSec').toFixed(1)} per CPU-s (median of ${runs.length})`);
+}
+
+async function measure(pool: SandboxPool, engine: Engine, env: BenchEnv, replay: boolean) {
+  console.log(`${rel(env.path)} (${env.actions.join('/')} random actions, ${CONCURRENCY} episodes in flight, 1 worker):`);
+  await pool.validate(env.code, { seeds: 2 }); // warms the worker and caches the code by hash
+  await poolRate(pool, env, true, 1); // creates the realms the live episodes hold (lockdown) before measuring
+  const live: Rate[] = [];
+  const replayed: Rate[] = [];
   for (let i = 0; i < 3; i++) {
-    liveRuns.push(await poolRate(pool, true, SECONDS / 3));
-    replayRuns.push(await poolRate(pool, false, SECONDS / 3));
+    live.push(await poolRate(pool, env, true, SECONDS / 3));
+    if (replay) replayed.push(await poolRate(pool, env, false, SECONDS / 3));
   }
-  const m = (runs: Rate[], k: keyof Rate): number => median(runs.map((r) => r[k]));
-  const show = (label: string, runs: Rate[]): void => {
-    console.log(`${label} ${m(runs, 'stepsPerSec').toFixed(0)} steps/s wall, ${m(runs, 'stepsPerCpuSec').toFixed(0)} steps per CPU-second, `
-      + `${m(runs, 'episodesPerSec').toFixed(1)} episodes/s (median of ${runs.length})`);
-  };
-  show('pool, 1 worker, live path:  ', liveRuns);
-  show('pool, 1 worker, replay path:', replayRuns);
+  show('pool, live path:', live);
+  if (replay) show('pool, replay path:', replayed);
+  await engineRate(engine, env, 0.3);
+  const alone: Rate[] = [];
+  for (let i = 0; i < 3; i++) alone.push(await engineRate(engine, env, SECONDS / 3));
+  show('engine alone:', alone);
+  const sub = await subprocessRate(env, SUBPROCESS_EPISODES);
+  show('subprocess per episode:', [sub]);
+  const ratio = m(live, 'episodesPerSec') / sub.episodesPerSec;
+  const ratioCpu = m(live, 'episodesPerCpuSec') / sub.episodesPerCpuSec;
+  console.log(`  per episode, pool live path vs subprocess: ${ratio.toFixed(1)}x wall, ${ratioCpu.toFixed(1)}x per CPU-second (target ≥ 50x)`);
+  return { live, replayed, alone, sub, ratio, ratioCpu };
+}
+
+async function main(): Promise<void> {
+  const pool = new SandboxPool({ workers: 1 });
+  const engine = await Engine.create(validateSandboxOptions({}), kit);
+  const long = await measure(pool, engine, LONG, true);
+  const short = await measure(pool, engine, SHORT, false);
 
   const latencies: number[] = [];
   for (let i = 0; i < 15; i++) {
     const t0 = performance.now();
-    await pool.validate(code);
+    await pool.validate(LONG.code);
     latencies.push(performance.now() - t0);
   }
   const p50 = quantile(latencies, 0.5);
   const p99 = quantile(latencies, 0.99);
-  console.log(`validation (16 seeds): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${latencies.length}`);
+  console.log(`validation of ${rel(LONG.path)} (16 seeds, 1 worker): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${latencies.length}`);
   await pool.close();
+  console.log(`targets: ≥ 20000 steps/s per core on the live path; ≥ 50x the subprocess baseline per episode`);
 
-  const engine = await Engine.create(validateSandboxOptions({}), kit);
-  await engineRate(engine, 0.3); // warm-up
-  const engineRuns: Rate[] = [];
-  for (let i = 0; i < 3; i++) engineRuns.push(await engineRate(engine, SECONDS / 3));
-  show('engine alone (one thread, no messaging), live path:', engineRuns);
-
-  const baseline = await subprocessRate(Number(process.env.BENCH_SUBPROCESS_EPISODES ?? 20));
-  console.log(`subprocess baseline (one node process per episode): ${baseline.episodesPerSec.toFixed(1)} episodes/s wall, `
-    + `${baseline.episodesPerCpuSec.toFixed(1)} episodes per CPU-second`);
-  const ratio = m(liveRuns, 'episodesPerSec') / baseline.episodesPerSec;
-  const ratioCpu = m(liveRuns, 'episodesPerCpuSec') / baseline.episodesPerCpuSec;
-  console.log(`per episode, pool live path vs subprocess: ${ratio.toFixed(1)}x wall, ${ratioCpu.toFixed(1)}x per CPU-second (target ≥ 50x)`);
-  console.log(`live path target ≥ 20000 steps/s per core: ${m(liveRuns, 'stepsPerCpuSec').toFixed(0)} per CPU-second (pool), `
-    + `${m(engineRuns, 'stepsPerCpuSec').toFixed(0)} (engine alone)`);
   const r = (x: number): number => Math.round(x);
+  const r1 = (x: number): number => Math.round(x * 10) / 10;
   console.log(JSON.stringify({
-    bench: 'sandbox', env: envPath.replace(repoPath(), '.'),
-    liveStepsPerSec: r(m(liveRuns, 'stepsPerSec')), liveStepsPerCpuSec: r(m(liveRuns, 'stepsPerCpuSec')),
-    liveEpisodesPerSec: r(m(liveRuns, 'episodesPerSec')),
-    replayStepsPerSec: r(m(replayRuns, 'stepsPerSec')), replayStepsPerCpuSec: r(m(replayRuns, 'stepsPerCpuSec')),
-    engineStepsPerSec: r(m(engineRuns, 'stepsPerSec')), engineStepsPerCpuSec: r(m(engineRuns, 'stepsPerCpuSec')),
+    bench: 'sandbox', longEnv: rel(LONG.path), shortEnv: rel(SHORT.path),
+    liveStepsPerSec: r(m(long.live, 'stepsPerSec')), liveStepsPerCpuSec: r(m(long.live, 'stepsPerCpuSec')),
+    replayStepsPerSec: r(m(long.replayed, 'stepsPerSec')), replayStepsPerCpuSec: r(m(long.replayed, 'stepsPerCpuSec')),
+    engineStepsPerSec: r(m(long.alone, 'stepsPerSec')), engineStepsPerCpuSec: r(m(long.alone, 'stepsPerCpuSec')),
+    shortLiveStepsPerSec: r(m(short.live, 'stepsPerSec')), shortLiveStepsPerCpuSec: r(m(short.live, 'stepsPerCpuSec')),
     validationP50Ms: r(p50), validationP99Ms: r(p99),
-    subprocessEpisodesPerSec: Math.round(baseline.episodesPerSec * 10) / 10,
-    subprocessEpisodesPerCpuSec: Math.round(baseline.episodesPerCpuSec * 10) / 10,
-    ratioPerEpisode: Math.round(ratio * 10) / 10, ratioPerEpisodeCpu: Math.round(ratioCpu * 10) / 10,
-    targets: { liveStepsPerSec: 20000, ratioPerEpisode: 50 },
+    ratioPerEpisodeLong: r1(long.ratio), ratioPerEpisodeLongCpu: r1(long.ratioCpu),
+    ratioPerEpisodeShort: r1(short.ratio), ratioPerEpisodeShortCpu: r1(short.ratioCpu),
+    targets: { liveStepsPerSecPerCore: 20000, ratioPerEpisode: 50 },
   }));
 }
 
