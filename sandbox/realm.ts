@@ -172,6 +172,8 @@ export class Realm {
         const d = this.inspect(r.error);
         if (d.message === 'out of memory' || d.message === 'stack overflow') throw this.classified(d, stage, turn, 'a Promise job');
       }
+      // An interrupted job is not always reported as an error by executePendingJobs: trust the handler's flag.
+      if (h.interrupted) throw this.limitBreach(stage, turn, `Promise jobs queued by ${stage}`);
     }
   }
 
