@@ -22,14 +22,19 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
   return { ...base, model: { ...shape, vocab: loadTokenizer(policy.tokenizer).vocabSize } };
 }
 
-/** Defaults: the model of the config's `loop.policy` and η = `run.maxStaleness`; `options` override both. */
+/**
+ * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of
+ * `run.designsPerIteration` batches; `options` override them.
+ */
 export function createLearnerActor(options: LearnerOptions = {}): Actor & { learner(): Learner | null } {
   let learner: Learner | null = null;
   return {
     role: 'learner',
     learner: () => learner,
     async start(env) {
-      const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), eta: env.config.run.maxStaleness, ...options };
+      // One update per iteration, as the coordinator counts versions; a lost batch holds it up at most 10 s of quiet.
+      const run = { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 };
+      const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       learner = await Learner.create({
         conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
         threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),

@@ -18,6 +18,7 @@ import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './l
 import { loadLearnerModel } from './learner-model.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
 import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import { selectMinibatch, type Buffered } from './minibatch.js';
 import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
 
 export interface LearnerDeps {
@@ -35,14 +36,6 @@ export interface LearnerDeps {
   onUpdate?: (report: UpdateReport) => void;
 }
 
-interface Buffered {
-  trajId: string;
-  rows: Row[];
-  tokens: number;
-  minVersion: number;
-  advantage: number;
-}
-
 interface Pending {
   msg: JsMsg;
   ids: string[];
@@ -52,6 +45,9 @@ export class Learner {
   readonly stats: LearnerStats;
   private readonly buffer: Buffered[] = [];
   private readonly inBuffer = new Set<string>();
+  /** Distinct labeled batches received per iteration (iteration-aligned minibatches). */
+  private readonly iterationBatches = new Map<number, Set<string>>();
+  private trainedThrough = -1;
   private pending: Pending[] = [];
   private messages: ConsumerMessages | null = null;
   private loops: Promise<void>[] = [];
@@ -144,6 +140,8 @@ export class Learner {
       msg.ack();
       return;
     }
+    const seen = this.iterationBatches.get(batch.iteration) ?? new Set<string>();
+    this.iterationBatches.set(batch.iteration, seen.add(batch.batchId));
     const stale: string[] = [], invalid: string[] = [];
     for (const traj of batch.trajectories) {
       const id = traj.trajId;
@@ -167,7 +165,9 @@ export class Learner {
       }
       if (rows.length === 0) invalid.push(id);
       else {
-        this.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage });
+        this.buffer.push({
+          trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage, iteration: batch.iteration,
+        });
         this.inBuffer.add(id);
       }
     }
@@ -198,33 +198,23 @@ export class Learner {
     });
   }
 
-  private bufferedTokens(): number {
-    return this.buffer.reduce((n, b) => n + b.tokens, 0);
-  }
-
-  private ready(): boolean {
-    const o = this.options;
-    if (this.buffer.length === 0) return false;
-    return this.buffer.length >= o.minibatchTrajectories || this.bufferedTokens() >= o.minibatchTokens || Date.now() - this.lastArrival >= o.flushAfterMs;
-  }
-
   private async trainLoop(): Promise<void> {
     while (!this.stopping) {
-      if (!this.ready()) {
-        const wait = this.buffer.length > 0 ? Math.max(1, this.options.flushAfterMs - (Date.now() - this.lastArrival)) : 1_000;
+      // Stragglers of an iteration already trained (after a flush) count as complete: they never wait again.
+      const batchesOf = (i: number): number => (i <= this.trainedThrough ? Infinity : this.iterationBatches.get(i)?.size ?? 0);
+      const sel = selectMinibatch(this.buffer, batchesOf, Date.now() - this.lastArrival, this.options);
+      if ('waitMs' in sel) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
+          const timer = setTimeout(resolve, sel.waitMs);
           this.wake = () => (clearTimeout(timer), resolve());
         });
         continue;
       }
-      const take: Buffered[] = [];
-      let tokens = 0;
-      while (this.buffer.length > 0 && take.length < this.options.minibatchTrajectories && tokens < this.options.minibatchTokens) {
-        const b = this.buffer.shift()!;
-        take.push(b);
-        tokens += b.tokens;
-      }
+      const take = sel.take;
+      // Iterations at or before the one taken are done with (late duplicates of them only need acks).
+      const last = Math.max(...take.map((b) => b.iteration));
+      this.trainedThrough = Math.max(this.trainedThrough, last);
+      for (const i of this.iterationBatches.keys()) if (i <= last) this.iterationBatches.delete(i);
       try {
         await this.update(take);
       } catch (err) {

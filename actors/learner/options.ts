@@ -22,10 +22,16 @@ export interface LearnerOptions {
   tisCap?: number;
   /** Optimizer steps per minibatch (PPO epochs); the proximal policy of 'decoupled' is the one before the first. */
   epochs?: number;
-  /** An update starts once this many trajectories, or minibatchTokens trained tokens, are buffered. */
+  /**
+   * Labeled batches per iteration (one per design job: config.run.designsPerIteration). When > 0 an update trains
+   * exactly one iteration, once all its batches are in (one version per iteration, as the coordinator schedules);
+   * 0 = size-triggered minibatches (below).
+   */
+  iterationBatches?: number;
+  /** Size mode: an update starts once this many trajectories, or minibatchTokens trained tokens, are buffered. */
   minibatchTrajectories?: number;
   minibatchTokens?: number;
-  /** ...or when the buffer is non-empty and nothing arrived for this long (so a synchronous loop never stalls). */
+  /** Either mode: train what is buffered when nothing arrived for this long (a lost batch never stalls the loop). */
   flushAfterMs?: number;
   /** Bound on one forward/backward pass: rows x padded length. Larger minibatches accumulate gradients. */
   microBatchTokens?: number;
@@ -52,6 +58,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   tokenizer: 'bpe-2048',
   seed: 0,
   eta: 2,
+  iterationBatches: 0,
   objective: 'behaviour',
   clipEps: 0.2,
   tisCap: 2,
@@ -75,7 +82,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
     const v = o[f as keyof ResolvedLearnerOptions];
     if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) throw new LearnerOptionsError(f, `an integer >= ${min}`, v);
   };
-  for (const [f, min] of [['eta', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
+  for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
     ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1]] as const) int(f, min);
   if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
   if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);

@@ -15,7 +15,8 @@ t.test('host-driven learner trains, publishes and checkpoints on drain', async (
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
-  const actor = createLearnerActor(learnerOptions({ stateDir, minibatchTrajectories: 2, checkpointEvery: 100 }));
+  // One batch per iteration here (the config's designsPerIteration would be the default).
+  const actor = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, checkpointEvery: 100 }));
   const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined });
   await host.start([() => actor], ['learner']);
   let stopped = false;
