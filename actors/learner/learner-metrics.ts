@@ -23,6 +23,8 @@ export interface LearnerStats extends LearnerState {
   published: number[];
   /** Applied trajectories by staleness: stalenessHistogram[lag] (lag in versions at update time). */
   stalenessHistogram: number[];
+  /** The report of the latest update. */
+  last?: UpdateReport;
   /** Set when an update failed and the learner stopped. */
   error?: string;
 }

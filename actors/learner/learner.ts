@@ -256,6 +256,7 @@ export class Learner {
     if (this.stats.updates % this.options.publishEvery === 0) await this.publish(this.stats.version + 1);
     if (this.stats.updates % this.options.checkpointEvery === 0) await this.checkpoint();
     await publishLearnerMetrics(this.deps.conn, this.deps.hostId, this.stats, report).catch((err: Error) => this.log(`learner: metrics not published: ${err.message}`));
+    this.stats.last = report;
     this.deps.onUpdate?.(report);
   }
 
