@@ -149,7 +149,6 @@ export class Learner {
         this.stats.duplicates++;
         continue;
       }
-
       if (!admitted(this.stats.version, this.options.eta, traj)) {
         stale.push(id);
         continue;
@@ -260,13 +259,13 @@ export class Learner {
     this.deps.onUpdate?.(report);
   }
 
-  /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */
   /** The report of an update whose trajectories all had zero advantage: no compute, no optimizer step. */
   private idleUpdate(): UpdateStats {
     const step = this.trainer.optimizer.step;
     return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0 };
   }
 
+  /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */
   private async publish(version: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
