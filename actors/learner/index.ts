@@ -9,3 +9,4 @@ export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine, ty
 export { busyFraction, stalenessQuantile, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
 export { createLearnerActor, learnerModelFrom } from './learner-actor.js';
+export { LearnerLock, LEARNER_LOCK_KEY } from './learner-lock.js';

@@ -1,14 +1,16 @@
 // The learner as a host actor: no handler; start() builds the Learner (resuming from <run.dir>/learner) and runs its
-// own consume loop on the learner's durable consumer, stop() drains it with a final checkpoint.
-// Run the learner role on one host only: it owns the weights and the policy version.
+// own consume loop on the learner's durable consumer, stop() drains it with a final checkpoint. A lock in KV keeps
+// one learner active per cluster (it owns the weights and the version); others stand by.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadTokenizer } from '../../model/index.js';
 import type { Actor } from '../../runtime/actor.js';
 import { repoPath } from '../../runtime/paths.js';
 import { loopOptionsOf, type LoopOptions } from '../loop-options.js';
+import { LearnerLock } from './learner-lock.js';
 import { Learner } from './learner.js';
-import type { LearnerOptions } from './options.js';
+import { validateLearnerOptions, type LearnerOptions } from './options.js';
+import { BUCKETS } from '../../runtime/subjects.js';
 
 /**
  * The model source the policy service (samplers) uses, as learner options: the same base checkpoint when it
@@ -24,10 +26,14 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
 
 /**
  * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of
- * `run.designsPerIteration` batches; `options` override them.
+ * `run.designsPerIteration` batches; `options` override them. Only the host holding the learner lock trains; another
+ * stands by (start() returns at once) and takes over when the lock is released or expires.
  */
 export function createLearnerActor(options: LearnerOptions = {}): Actor & { learner(): Learner | null } {
   let learner: Learner | null = null;
+  let lock: LearnerLock | null = null;
+  let standby: Promise<void> | null = null;
+  const ac = new AbortController();
   return {
     role: 'learner',
     learner: () => learner,
@@ -35,14 +41,30 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
       // One update per iteration, as the coordinator counts versions; a lost batch holds it up at most 10 s of quiet.
       const run = { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 };
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
-      learner = await Learner.create({
-        conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
-        threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-      }, o);
-      await learner.start();
+      const ttl = validateLearnerOptions(o).lockTtlMs;
+      const kv = await env.conn.kvm.open(BUCKETS.policy);
+      const onLost = (): void => void learner?.crash();
+      const launch = async (l: LearnerLock): Promise<void> => {
+        lock = l;
+        learner = await Learner.create({
+          conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
+          threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
+        }, o);
+        await learner.start();
+      };
+      // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
+      const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);
+      if ('lock' in first) return launch(first.lock);
+      env.log(`learner: ${first.holder} holds the learner lock; this host stands by`);
+      standby = LearnerLock.acquire(kv, env.hostId, ttl, ac.signal, env.log, onLost)
+        .then(launch)
+        .catch((err: Error) => (ac.signal.aborted ? undefined : env.log(`learner: standby failed: ${err.message}`)));
     },
     async stop() {
-      await learner?.stop();
+      ac.abort();
+      await standby;
+      await (learner as Learner | null)?.stop();
+      await (lock as LearnerLock | null)?.release();
     },
   };
 }

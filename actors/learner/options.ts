@@ -46,6 +46,8 @@ export interface LearnerOptions {
   threads?: number;
   /** Pull batch size of the consumer. */
   pullBatch?: number;
+  /** The learner lock's lease (actor): a standby takes over after this long without a refresh. */
+  lockTtlMs?: number;
   /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
   skipZeroAdvantage?: boolean;
 }
@@ -74,6 +76,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   threads: 0,
   pullBatch: 64,
   skipZeroAdvantage: true,
+  lockTtlMs: 15_000,
 };
 
 export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLearnerOptions {
@@ -83,7 +86,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
     if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) throw new LearnerOptionsError(f, `an integer >= ${min}`, v);
   };
   for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
-    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1]] as const) int(f, min);
+    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100]] as const) int(f, min);
   if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
   if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);
   if (!(typeof o.clipEps === 'number' && o.clipEps > 0 && o.clipEps < 1)) throw new LearnerOptionsError('clipEps', 'a number in (0, 1)', o.clipEps);
