@@ -86,7 +86,11 @@ export class PolicyTrainer {
     let loss = 0, clipped = 0, truncated = 0, ratioSum = 0;
     let grads: Map<string, Float32Array> | null = null;
     for (const mb of microBatches(rows, this.options.microBatchTokens)) {
-      const packed = packBatch(mb.map((r) => ({ tokens: r.tokens, mask: r.tokens.slice(1).map((_, i) => (i >= r.promptLen - 1 ? 1 : 0)) })));
+      const packed = packBatch(mb.map((r) => {
+        const mask = new Array<number>(r.tokens.length - 1).fill(0);
+        for (const p of r.positions) mask[p - 1] = 1; // prediction p − 1 scores token p
+        return { tokens: r.tokens, mask };
+      }));
       const W = packed.time - 1;
       const { logp } = await this.session.score(packed, this.weights); // (B, T-1)
       mb.forEach((r, b) => {
@@ -95,7 +99,7 @@ export class PolicyTrainer {
         const fill = prox === undefined;
         if (fill) proximal.set(r, (prox = new Float32Array(n)));
         for (let j = 0; j < n; j++) {
-          const at = b * W + r.promptLen - 1 + j;
+          const at = b * W + r.positions[j]! - 1;
           const lp = logp[at]!;
           if (fill) prox![j] = lp;
           const term = tokenTerm(lp, r.behaviour[j]!, r.advantage, this.options, prox![j]!);

@@ -1,16 +1,17 @@
-// Turns labeled trajectories into training rows (prompt ++ sampled tokens, behaviour log-probs, advantage) and
-// decides admission by staleness. Pure; the trainer packs rows into (B, T) micro-batches.
+// Turns labeled trajectories into training rows (token ids, the positions whose log-probs are trained, their
+// behaviour log-probs, the advantage) and decides admission by staleness. Consecutive turns of an agent episode
+// whose prompt extends the previous prompt and completion are merged into one row: causal attention gives every
+// sampled token exactly the context it was sampled in, and the shared prefix is computed once instead of per turn.
 import type { Labeled } from '../messages.js';
 import { unpackFloats, unpackInts } from '../packed.js';
 import { SampleShapeError } from './errors.js';
 
 export interface Row {
   trajId: string;
-  /** Prompt ids then sampled ids. */
   tokens: number[];
-  /** Number of prompt tokens: the first trained prediction is at index promptLen − 1. */
-  promptLen: number;
-  /** Behaviour log π of each sampled token. */
+  /** Indices into tokens of the sampled (trained) tokens, ascending, each >= 1 (scored from what precedes it). */
+  positions: number[];
+  /** Behaviour log π of each trained token, aligned with positions. */
   behaviour: Float32Array;
   advantage: number;
 }
@@ -32,26 +33,47 @@ export function admitted(learnerVersion: number, eta: number, traj: Labeled): bo
   return staleness(learnerVersion, traj) <= eta;
 }
 
-/** One row per sample; throws SampleShapeError for samples the model cannot score as sampled. */
-export function trajectoryRows(traj: Labeled, limits: { contextLength: number; vocab: number }): Row[] {
-  return traj.samples.flatMap((s, i) => {
+const startsWith = (a: Int32Array, prefix: readonly number[]): boolean => a.length >= prefix.length && prefix.every((x, i) => a[i] === x);
+
+/** Rows of one trajectory; throws SampleShapeError for samples the model cannot score as sampled. */
+export function trajectoryRows(traj: Labeled, limits: { contextLength: number; vocab: number }, merge = true): Row[] {
+  const rows: Row[] = [];
+  let cur: { tokens: number[]; positions: number[]; behaviour: number[] } | null = null;
+  const flush = (): void => {
+    if (cur) rows.push({ trajId: traj.trajId, tokens: cur.tokens, positions: cur.positions, behaviour: Float32Array.from(cur.behaviour), advantage: traj.advantage });
+    cur = null;
+  };
+  traj.samples.forEach((s, i) => {
     const prompt = ints(s.promptTokens), sampled = ints(s.tokens), lp = floats(s.logprobs), vs = ints(s.versions);
-    if (sampled.length === 0) return [];
+    if (sampled.length === 0) return;
     const where = `sample ${i}`;
     if (lp.length !== sampled.length || vs.length !== sampled.length)
       throw new SampleShapeError(traj.trajId, `${where} has ${sampled.length} tokens, ${lp.length} log-probs and ${vs.length} versions`);
     if (prompt.length === 0) throw new SampleShapeError(traj.trajId, `${where} has no prompt: its first token has no context to be scored in`);
     const n = prompt.length + sampled.length;
     if (n > limits.contextLength) throw new SampleShapeError(traj.trajId, `${where} is ${n} tokens, the context holds ${limits.contextLength}`);
-    const tokens = [...prompt, ...sampled];
-    if (tokens.some((t) => t < 0 || t >= limits.vocab)) throw new SampleShapeError(traj.trajId, `${where} has token ids outside [0, ${limits.vocab})`);
+    if (prompt.some((t) => t < 0 || t >= limits.vocab) || sampled.some((t) => t < 0 || t >= limits.vocab))
+      throw new SampleShapeError(traj.trajId, `${where} has token ids outside [0, ${limits.vocab})`);
     if (lp.some((x) => !Number.isFinite(x) || x > 0)) throw new SampleShapeError(traj.trajId, `${where} has behaviour log-probs that are not finite and <= 0`);
-    return [{ trajId: traj.trajId, tokens, promptLen: prompt.length, behaviour: lp, advantage: traj.advantage }];
+    const c = cur as { tokens: number[]; positions: number[]; behaviour: number[] } | null;
+    if (!(merge && c && startsWith(prompt, c.tokens))) {
+      flush();
+      cur = { tokens: [], positions: [], behaviour: [] };
+    }
+    const row = cur!;
+    for (let j = row.tokens.length; j < prompt.length; j++) row.tokens.push(prompt[j]!);
+    for (let j = 0; j < sampled.length; j++) {
+      row.positions.push(row.tokens.length);
+      row.tokens.push(sampled[j]!);
+      row.behaviour.push(lp[j]!);
+    }
   });
+  flush();
+  return rows;
 }
 
 /** Trained (sampled) tokens of a row. */
-export const rowTokens = (r: Row): number => r.tokens.length - r.promptLen;
+export const rowTokens = (r: Row): number => r.positions.length;
 
 // msgpack hands bytes back as Node Buffers, whose slice() is a view into a shared pool: copy through
 // Uint8Array.prototype.slice so the typed array owns exactly these bytes (actors/packed.ts's unpack* trip on this).

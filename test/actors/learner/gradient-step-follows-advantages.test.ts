@@ -9,7 +9,7 @@ async function sumLogp(session: ModelSession, weights: Map<string, Float32Array>
   const packed = packBatch([{ tokens: row.tokens }]);
   const { logp } = await session.score(packed, weights);
   let s = 0;
-  for (let i = row.promptLen - 1; i < row.tokens.length - 1; i++) s += logp[i]!;
+  for (const p of row.positions) s += logp[p - 1]!;
   return s;
 }
 
@@ -27,7 +27,7 @@ t.test('positive advantages go up, negative go down', async (t) => {
   const rows0 = [...trajectoryRows(traj('up', [50, 51, 52, 53], 1, 0), limits), ...trajectoryRows(traj('down', [60, 61, 62], -1, 0), limits)];
   const onPolicy = await Promise.all(rows0.map(async (r) => {
     const { logp } = await session.score(packBatch([{ tokens: r.tokens }]), tr.weights);
-    return { ...r, behaviour: Float32Array.from({ length: r.tokens.length - r.promptLen }, (_, j) => logp[r.promptLen - 1 + j]!) };
+    return { ...r, behaviour: Float32Array.from(r.positions, (p) => logp[p - 1]!) };
   }));
   const before = await Promise.all(onPolicy.map((r) => sumLogp(session, tr.weights, r)));
   const stats = await tr.update(onPolicy);

@@ -5,6 +5,10 @@ import { openConnection } from '../../../runtime/connection.js';
 import { learnerOptions } from './tiny.js';
 
 const [url, stateDir] = process.argv.slice(2);
+if (url === undefined || stateDir === undefined) {
+  process.stdout.write('# learner-child.js is a helper process of sigkilled-learner-resumes-exactly-once.test.js\n');
+  process.exit(0);
+}
 const conn = await openConnection({ servers: [url!], embedded: { port: 0 } }, 'learner-child');
 const learner = await Learner.create(
   { conn, hostId: 'child', ackWaitMs: 1_500, stateDir: stateDir!, onUpdate: (r) => process.stdout.write(`update ${r.update}\n`) },
