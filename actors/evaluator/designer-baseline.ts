@@ -20,7 +20,7 @@ export interface BaselineStep {
   next: BaselineState;
 }
 
-type BaselineOptions = Pick<ResolvedEvaluatorOptions, 'baselineAlpha' | 'normalizeDesigner' | 'baselineStdFloor'>;
+type BaselineOptions = Pick<ResolvedEvaluatorOptions, 'baselineAlpha' | 'normalizeDesigner' | 'baselineStdFloor' | 'designerAdvantageClip'>;
 
 /** The advantage of `reward` against the baseline before it (unbiased), and the baseline after it. */
 export function baselineStep(state: BaselineState, batchId: string, reward: number, o: BaselineOptions): BaselineStep {
@@ -29,7 +29,8 @@ export function baselineStep(state: BaselineState, batchId: string, reward: numb
   const diff = reward - state.mean;
   const std = state.count >= 2 ? Math.max(Math.sqrt(state.variance), o.baselineStdFloor) : 1;
   // No baseline before the first reward: a zero advantage rather than the raw reward.
-  const advantage = state.count === 0 ? 0 : o.normalizeDesigner ? diff / std : diff;
+  const raw = state.count === 0 ? 0 : o.normalizeDesigner ? diff / std : diff;
+  const advantage = Math.max(-o.designerAdvantageClip, Math.min(o.designerAdvantageClip, raw));
   const a = Math.max(o.baselineAlpha, 1 / (state.count + 1));
   const next: BaselineState = {
     mean: state.mean + a * diff,

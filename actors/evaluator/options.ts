@@ -25,6 +25,8 @@ export interface EvaluatorOptions {
   /** Divide designer advantages by the running std (floored at baselineStdFloor), putting them on the agent's scale. */
   normalizeDesigner?: boolean;
   baselineStdFloor?: number;
+  /** Designer advantages are clipped to ±this: after a run of equal rewards the std is tiny and one outlier would dominate. */
+  designerAdvantageClip?: number;
 }
 
 export type ResolvedEvaluatorOptions = Required<EvaluatorOptions>;
@@ -41,6 +43,7 @@ export const DEFAULT_EVALUATOR_OPTIONS: ResolvedEvaluatorOptions = {
   baselineAlpha: 0.05,
   normalizeDesigner: true,
   baselineStdFloor: 0.1,
+  designerAdvantageClip: 5,
 };
 
 export function validateEvaluatorOptions(options: EvaluatorOptions = {}): ResolvedEvaluatorOptions {
@@ -57,5 +60,6 @@ export function validateEvaluatorOptions(options: EvaluatorOptions = {}): Resolv
   if (!(typeof o.baselineAlpha === 'number' && o.baselineAlpha > 0 && o.baselineAlpha <= 1)) throw new EvaluatorOptionsError('baselineAlpha', 'a number in (0, 1]', o.baselineAlpha);
   if (!(typeof o.baselineStdFloor === 'number' && o.baselineStdFloor > 0 && Number.isFinite(o.baselineStdFloor)))
     throw new EvaluatorOptionsError('baselineStdFloor', 'a finite number > 0', o.baselineStdFloor);
+  if (!(typeof o.designerAdvantageClip === 'number' && o.designerAdvantageClip > 0)) throw new EvaluatorOptionsError('designerAdvantageClip', 'a number > 0 (Infinity: no clipping)', o.designerAdvantageClip);
   return o;
 }

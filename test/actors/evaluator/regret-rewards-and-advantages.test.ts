@@ -101,6 +101,9 @@ t.test('designer baseline: exact average at first, EMA later, advantage against 
   t.equal(baselineStep(r3.next, 'b', 5, bo).next, r3.next, 'and does not move the baseline');
   const norm = validateEvaluatorOptions({ baselineAlpha: 0.5 });
   t.equal(baselineStep(r2.next, 'c', 1, norm).advantage, 0.5 / 0.5, 'normalised by the running std (0.5)');
+  let flat = EMPTY_BASELINE;
+  for (const id of ['x1', 'x2', 'x3']) flat = baselineStep(flat, id, -1, norm).next;
+  t.equal(baselineStep(flat, 'y', 1, norm).advantage, 5, 'after equal rewards the std floor (0.1) applies, then the clip at 5');
 });
 
 t.test('options name the bad field', async (t) => {
