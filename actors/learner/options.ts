@@ -72,7 +72,8 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   publishEvery: 1,
   checkpointEvery: 10,
   keepCheckpoints: 2,
-  adamw: { schedule: { peakLr: 1e-5, warmupSteps: 10, decaySteps: 100_000, minLr: 1e-6 }, weightDecay: 0, maxGradNorm: 1 },
+  // The warm start trains at 2e-3; RL steps are noisier and act on a policy worth keeping: 20x smaller.
+  adamw: { schedule: { peakLr: 1e-4, warmupSteps: 5, decaySteps: 100_000, minLr: 1e-5 }, weightDecay: 0, maxGradNorm: 1 },
   threads: 0,
   pullBatch: 64,
   skipZeroAdvantage: true,
