@@ -7,6 +7,10 @@ import { enableNodeWasmThreads } from './wasm-threads.mjs';
 
 export { tf };
 
+// Production mode silences tfjs's development warnings, among them the banner asking for @tensorflow/tfjs-node,
+// which cannot install here (its install script downloads libtensorflow).
+tf.env().set('PROD', true);
+
 /** backend 'wasm' | 'cpu'; threads for WASM. Returns { backend, threads, notes }, backend null when it failed. */
 export async function initBackend(backend, threads = 1) {
   const notes = [];

@@ -1,5 +1,5 @@
 // Times one tfjs backend candidate on the benchmark's own model, in a fresh process (tfjs sets WASM up once per
-// process): a short training step and a short generation, after a warm-up of each. Prints one JSON line.
+// process): a short training step and a short generation, after a warm-up, best of two. Prints one JSON line.
 // Usage: node bench/tfjs-probe.mjs '{"backend":"wasm","threads":2,"config":{...},"shapes":[[name,[dims]],...]}'
 import { initBackend } from './tfjs-backend.mjs';
 import { TfjsDecoder } from './tfjs-decoder.mjs';
@@ -25,7 +25,11 @@ const work = async () => {
   await model.generate([Array.from(tokens.subarray(0, 8))], 8, () => 1);
 };
 await work();
-const t0 = performance.now();
-await work();
-console.log(JSON.stringify({ backend: up.backend, threads: up.threads, ms: performance.now() - t0, notes: up.notes }));
+let best = Infinity;
+for (let i = 0; i < 2; i++) { // best of two: other processes share these cores
+  const t0 = performance.now();
+  await work();
+  best = Math.min(best, performance.now() - t0);
+}
+console.log(JSON.stringify({ backend: up.backend, threads: up.threads, ms: best, notes: up.notes }));
 process.exit(0); // the WASM thread pool keeps its workers referenced

@@ -33,7 +33,10 @@ const config = validateDecoderConfig({
 
 const median = (xs: number[]): number => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
 const round = (x: number, d = 2): number => +x.toFixed(d);
+/** Both implementations share this heap: with --expose-gc each timed run starts collected, so neither pays for the other's garbage. */
+const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => {});
 const elapsed = async (fn: () => Promise<unknown>): Promise<number> => {
+  collect();
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
@@ -93,6 +96,8 @@ async function loadBaseline(): Promise<TfjsBaseline | null> {
 }
 
 const speedup = (engineMs: number[], tfjsMs: number[]): number => median(engineMs.map((e, i) => tfjsMs[i]! / e));
+const pairs = (engineMs: number[], tfjsMs: number[]): string => engineMs.map((e, i) => `${e.toFixed(0)}/${tfjsMs[i]!.toFixed(0)}`).join(' ');
+const roundsOf = (engineMs: number[], tfjsMs: number[]): { engineMs: number[]; tfjsMs: number[] } => ({ engineMs: engineMs.map((x) => round(x, 1)), tfjsMs: tfjsMs.map((x) => round(x, 1)) });
 
 async function main(): Promise<void> {
   const loadStart = loadavg()[0]!;
@@ -156,7 +161,8 @@ async function main(): Promise<void> {
   const trainSpeedup = tfjs ? speedup(steps, tfjsSteps) : null;
   if (tfjs) {
     console.log(`  tfjs training step: ${median(tfjsSteps).toFixed(1)} ms median (${(flops / median(tfjsSteps) / 1e6).toFixed(1)} GFLOP/s); `
-      + `engine speed-up ${trainSpeedup!.toFixed(2)}x (median of per-round ratios)`);
+      + `engine speed-up ${trainSpeedup!.toFixed(2)}x (median of per-round ratios; ratio of medians ${(median(tfjsSteps) / stepMs).toFixed(2)}x; `
+      + `rounds engine/tfjs ms: ${pairs(steps, tfjsSteps)})`);
   }
   const scoreMs = await timeIt(() => trainSession.score(batch, weights), repeats);
   console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
@@ -165,6 +171,7 @@ async function main(): Promise<void> {
   const sampleSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['sample'] });
   const newTokens = num('new-tokens');
   const sampling: Record<string, number> = {}, tfjsSampling: Record<string, number> = {}, samplingSpeedup: Record<string, number> = {};
+  const samplingRounds: Record<string, ReturnType<typeof roundsOf>> = {};
   for (const rows of [1, 32]) {
     const prompts = Array.from({ length: rows }, (_, i) => Array.from({ length: 32 }, (_, j) => (i * 13 + j * 7) % config.vocab));
     const sampler = new Sampler(sampleSession, weights, 1, null, { maxBatch: rows, seed: 1 });
@@ -176,7 +183,8 @@ async function main(): Promise<void> {
     await engineRun();
     if (tfjs) await tfjsRun();
     const engineMs: number[] = [], tfjsMs: number[] = [];
-    for (let i = 0; i < Math.max(2, Math.floor(repeats / 2)); i++) {
+    // Batch-1 runs are short and noisy, so they get more rounds; a batch-32 tfjs run takes seconds.
+    for (let i = 0; i < (rows === 1 ? Math.max(3, repeats) : Math.max(2, Math.ceil(repeats / 2))); i++) {
       engineMs.push(await elapsed(engineRun));
       if (tfjs) tfjsMs.push(await elapsed(tfjsRun));
     }
@@ -186,7 +194,9 @@ async function main(): Promise<void> {
     if (tfjs) {
       tfjsSampling[key] = (rows * newTokens) / (median(tfjsMs) / 1000);
       samplingSpeedup[key] = speedup(engineMs, tfjsMs);
-      line += `; tfjs ${tfjsSampling[key]!.toFixed(0)} tokens/s; engine speed-up ${samplingSpeedup[key]!.toFixed(2)}x`;
+      samplingRounds[key] = roundsOf(engineMs, tfjsMs);
+      line += `; tfjs ${tfjsSampling[key]!.toFixed(0)} tokens/s; engine speed-up ${samplingSpeedup[key]!.toFixed(2)}x `
+        + `(ratio of medians ${(median(tfjsMs) / median(engineMs)).toFixed(2)}x; rounds engine/tfjs ms: ${pairs(engineMs, tfjsMs)})`;
     }
     console.log(line);
     await sampler.close();
@@ -217,6 +227,7 @@ async function main(): Promise<void> {
       wasmHeapMb: round(tfjsHeapMb!, 0),
     } : null,
     speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!) } : null,
+    rounds: tfjs ? { train: roundsOf(steps, tfjsSteps), samplingB1: samplingRounds['b1'], samplingB32: samplingRounds['b32'] } : null,
     agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
     targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0),
   }));
