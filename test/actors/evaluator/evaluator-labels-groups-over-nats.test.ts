@@ -74,6 +74,6 @@ t.test('trajectory group and rejection in, labeled batches, memory stats and bas
   t.equal(state.count, 2, 'baseline persisted in KV with both designer rewards');
   t.equal(state.mean, (hint - noHint - 1) / 2);
 
-  const metrics = await read(conn, STREAMS.metrics, SUBJECTS.metrics('evaluator'), Metric, 6);
+  const metrics = await read(conn, STREAMS.metrics, SUBJECTS.metrics('evaluator'), Metric, 10); // 8 for the played environment, 2 for the rejected one
   t.ok(metrics.some((m) => m.name === 'regret' && m.value === hint - noHint), 'regret metric published');
 });
