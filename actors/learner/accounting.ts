@@ -2,7 +2,7 @@
 // line those consumed without training (too stale, unusable). Drops are final once their line is fsynced; applied
 // ids become final with the checkpoint that holds their update. On restart, update lines past the restored
 // checkpoint (rolled back with its weights) are cut, so the log lists exactly the trajectories inside the weights.
-import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Why a trajectory was consumed without training: too stale, or unusable samples. */
@@ -41,6 +41,7 @@ export class AccountingLog {
 
   /** Opens the log at `stateDir`, cutting update lines past `upTo` (the restored checkpoint's update count). */
   static async open(stateDir: string, upTo: number): Promise<AccountingLog> {
+    await mkdir(stateDir, { recursive: true });
     const lines = await readAccounting(stateDir, upTo);
     const path = join(stateDir, ACCOUNTING_FILE);
     await writeFile(`${path}.tmp`, lines.map((l) => JSON.stringify(l) + '\n').join(''));

@@ -14,7 +14,7 @@ t.test('host-driven learner trains, publishes and checkpoints on drain', async (
   const server = await natsServer(t);
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
-  const stateDir = tempDir(t, 'spade-learner-');
+  const stateDir = join(tempDir(t, 'spade-run-'), 'learner'); // not there yet, as in a new run directory
   // One batch per iteration here (the config's designsPerIteration would be the default).
   const actor = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, checkpointEvery: 100 }));
   const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined });
