@@ -2,7 +2,7 @@
 // training-step time, sampling tokens/s at batch 1 and 32 with the KV cache, the engine's utilisation of the in-run
 // onnxruntime MatMul peak, agreement of the two implementations, and peak memory. Ends with one JSON line.
 // Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0
-//   --repeats 5 --new-tokens 48 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
+//   --repeats 5 --new-tokens 48 --spin 1|0 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
 //   BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import { pickToken, seededUniform } from '../model/token-pick.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',
-  repeats: '5', 'new-tokens': '48', tfjs: 'auto', 'tfjs-threads': '0',
+  repeats: '5', 'new-tokens': '48', spin: '1', tfjs: 'auto', 'tfjs-threads': '0',
 } as const;
 type Flag = keyof typeof FLAGS;
 const envDefault = (f: Flag): string => process.env[`BENCH_MODEL_${f.toUpperCase().replace('-', '_')}`] ?? FLAGS[f];
@@ -25,6 +25,8 @@ const { values: a } = parseArgs({
 });
 const num = (k: Flag): number => Number(a[k]);
 const threads = num('threads');
+/** onnxruntime's idle intra-op threads spin by default; on shared cores that spinning competes with the work. */
+const allowSpinning = a.spin !== '0';
 const repeats = num('repeats');
 const tfjsMode = a.tfjs as TfjsBackendName | 'off';
 const config = validateDecoderConfig({
@@ -61,7 +63,7 @@ async function matmulPeak(): Promise<Peak> {
   for (const n of [512, 1024, 2048]) {
     const g = new Graph();
     const x = g.input('a', 'float32', [n, n]), y = g.input('b', 'float32', [n, n]);
-    const r = await GraphRunner.create(emit(g, { c: x.matmul(y) }), { intraOpNumThreads: threads });
+    const r = await GraphRunner.create(emit(g, { c: x.matmul(y) }), { intraOpNumThreads: threads, allowSpinning });
     const feed = { a: new ort.Tensor('float32', new Float32Array(n * n).fill(0.5), [n, n]), b: new ort.Tensor('float32', new Float32Array(n * n).fill(0.25), [n, n]) };
     const run = (): Promise<unknown> => r.run(feed);
     const ms = await timeIt(run, repeats);
@@ -103,13 +105,13 @@ async function main(): Promise<void> {
   const loadStart = loadavg()[0]!;
   let params = 0;
   for (const s of parameterShapes(config).values()) params += s.reduce((p, q) => p * q, 1);
-  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}${allowSpinning ? '' : ' (no spinning)'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const peak = await matmulPeak();
 
   const B = num('batch'), T = num('time');
   const weights = initParameters(config, 1);
   const shapes = parameterShapes(config);
-  const trainSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['train', 'score'] });
+  const trainSession = await ModelSession.create(config, { intraOpNumThreads: threads, allowSpinning, graphs: ['train', 'score'] });
   const tokens = BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 31 + 7) % config.vocab));
   const mask = new Float32Array(B * (T - 1)).fill(1);
   const dlogp = new Float32Array(B * (T - 1)).fill(-1 / (B * (T - 1)));
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
   console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
   await trainSession.release();
 
-  const sampleSession = await ModelSession.create(config, { intraOpNumThreads: threads, graphs: ['sample'] });
+  const sampleSession = await ModelSession.create(config, { intraOpNumThreads: threads, allowSpinning, graphs: ['sample'] });
   const newTokens = num('new-tokens');
   const sampling: Record<string, number> = {}, tfjsSampling: Record<string, number> = {}, samplingSpeedup: Record<string, number> = {};
   const samplingRounds: Record<string, ReturnType<typeof roundsOf>> = {};
@@ -217,7 +219,7 @@ async function main(): Promise<void> {
   }
   tfjs?.dispose();
   console.log(JSON.stringify({
-    bench: 'model', config, params, threads, loadAverage: [round(loadStart), round(loadavg()[0]!)],
+    bench: 'model', config, params, threads, allowSpinning, loadAverage: [round(loadStart), round(loadavg()[0]!)],
     matmulPeakGflops: round(peak.gflops, 1), pairedMatmulGflops: round(median(peaks), 1), matmulPeakN: peak.n,
     trainStepMs: round(stepMs), trainBatch: B, trainTime: T, trainGflops: round(achieved, 1), trainMfu: round(mfu, 3), scoreMs: round(scoreMs),
     samplingTokensPerSecB1: round(sampling['b1']!, 1), samplingTokensPerSecB32: round(sampling['b32']!, 1),
