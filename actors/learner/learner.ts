@@ -101,6 +101,11 @@ export class Learner {
     return this.stats.version;
   }
 
+  /** Trajectories received and waiting for an update. */
+  get buffered(): number {
+    return this.buffer.length;
+  }
+
   async start(): Promise<void> {
     const decl = consumerFor('learner', SUBJECTS.trajLabeled);
     const consumer = await this.deps.conn.js.consumers.get(decl.stream, durableName(decl.role));
@@ -294,7 +299,7 @@ export class Learner {
     this.ackFinal();
   }
 
-  /** Graceful: finish the update in progress, checkpoint, ack what became final, hand the rest back (nak). */
+  /** Graceful: finish the update in progress, train what is buffered (trainOnStop), checkpoint, ack what became final, nak the rest. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
@@ -302,7 +307,11 @@ export class Learner {
     await this.messages?.close().catch(() => undefined);
     await Promise.all(this.loops);
     clearInterval(this.ticker);
-    if (this.stats.updates > this.checkpointedAt) await this.checkpoint();
+    // A bounded run ends right after its last iteration is labeled: train what is buffered rather than leave it.
+    if (this.options.trainOnStop && this.buffer.length > 0 && !this.crashed) {
+      await this.update(this.buffer.splice(0)).catch((err: Error) => this.log(`learner: final update failed: ${err.message}`));
+    }
+    if (this.stats.updates > this.checkpointedAt && !this.crashed) await this.checkpoint();
     for (const p of this.pending) p.msg.nak();
     this.pending = [];
     await this.accounting.close();

@@ -46,6 +46,8 @@ export interface LearnerOptions {
   threads?: number;
   /** Pull batch size of the consumer. */
   pullBatch?: number;
+  /** On a graceful stop, train what is buffered (one last update) before the final checkpoint. */
+  trainOnStop?: boolean;
   /** The learner lock's lease (actor): a standby takes over after this long without a refresh. */
   lockTtlMs?: number;
   /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
@@ -78,6 +80,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   pullBatch: 64,
   skipZeroAdvantage: true,
   lockTtlMs: 15_000,
+  trainOnStop: true,
 };
 
 export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLearnerOptions {
@@ -88,6 +91,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
   };
   for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
     ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100]] as const) int(f, min);
+  if (typeof o.trainOnStop !== 'boolean') throw new LearnerOptionsError('trainOnStop', 'true or false', o.trainOnStop);
   if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
   if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);
   if (!(typeof o.clipEps === 'number' && o.clipEps > 0 && o.clipEps < 1)) throw new LearnerOptionsError('clipEps', 'a number in (0, 1)', o.clipEps);
