@@ -206,8 +206,10 @@ async function main(): Promise<void> {
   await sampleSession.release();
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const tfjsHeapMb = baseline ? baseline.memory().wasmHeapBytes / 2 ** 20 : null;
-  console.log(`peak RSS ${peakRssMb.toFixed(0)} MB (both implementations in this process); ${rssBeforeBaselineMb.toFixed(0)} MB after the engine's training warm-up, `
-    + `before tfjs loaded${tfjsHeapMb !== null ? `; tfjs WASM heap ${tfjsHeapMb.toFixed(0)} MB` : ''}`);
+  console.log(baseline
+    ? `peak RSS ${peakRssMb.toFixed(0)} MB (both implementations in this process); ${rssBeforeBaselineMb.toFixed(0)} MB after the engine's training warm-up, `
+      + `before tfjs loaded; tfjs WASM heap ${tfjsHeapMb!.toFixed(0)} MB`
+    : `peak RSS ${peakRssMb.toFixed(0)} MB`);
   const targets = {
     trainSpeedup3x: trainSpeedup === null ? null : trainSpeedup >= 3,
     samplingSpeedup3x: tfjs ? samplingSpeedup['b1']! >= 3 && samplingSpeedup['b32']! >= 3 : null,
