@@ -78,11 +78,11 @@ export interface TfjsBaseline {
   memory(): { tensorBytes: number; wasmHeapBytes: number };
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the modules are untyped JavaScript by design */
+/** Probes the backend candidates, brings the fastest up in this process, and returns the baseline. */
 export async function loadTfjsBaseline(config: ResolvedDecoderConfig, options: TfjsBaselineOptions = {}): Promise<TfjsBaseline> {
   const o = validateTfjsBaselineOptions(options);
   const url = (file: string): string => pathToFileURL(repoPath('bench', file)).href;
-  let backendModule: any, decoderModule: any;
+  let backendModule: any, decoderModule: any; // untyped JavaScript by design: the interfaces above describe what is used
   try {
     backendModule = await import(url('tfjs-backend.mjs'));
     decoderModule = await import(url('tfjs-decoder.mjs'));
