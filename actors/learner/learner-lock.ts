@@ -49,8 +49,9 @@ export class LearnerLock {
       waiting = true;
       if (signal.aborted) throw new LearnerStateError('stopped while waiting for the learner lock', { host });
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(50, ttlMs / 3));
-        signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        const onAbort = (): void => (clearTimeout(t), resolve());
+        const t = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), Math.max(50, ttlMs / 3));
+        signal.addEventListener('abort', onAbort, { once: true });
       });
     }
   }

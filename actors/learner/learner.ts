@@ -289,6 +289,8 @@ export class Learner {
   /** Weights, optimizer and learner state, then acks for everything the checkpoint makes final. */
   async checkpoint(): Promise<void> {
     await this.accounting.sync();
+    // Messages this checkpoint covers are acked right after it: record the highest of their stream sequences.
+    for (const p of this.pending) if (p.ids.every((id) => this.accounting.seen(id))) this.stats.lastStreamSeq = Math.max(this.stats.lastStreamSeq, p.msg.info.streamSequence);
     const { version, updates, applied, dropped, lastStreamSeq } = this.stats;
     await saveLearnerCheckpoint(this.deps.stateDir, {
       state: { version, updates, applied, dropped, lastStreamSeq }, model: { ...this.config }, params: this.trainer.weights,
