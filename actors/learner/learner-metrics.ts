@@ -64,6 +64,7 @@ export async function publishLearnerMetrics(conn: Connection, host: string, s: L
   const ts = Date.now();
   await Promise.all(Object.entries(values).map(([name, value]) =>
     conn.js.publish(SUBJECTS.metrics('learner'), encode(Metric, { role: 'learner', host, ts, name, value, tags: { update: String(r.update) } }), {
-      msgID: `metric:learner:${host}:${r.update}:${name}`,
+      // The version too: after a crash the same update number is redone at a newer version and must not be deduplicated.
+      msgID: `metric:learner:${host}:${r.update}:${r.version}:${name}`,
     })));
 }
