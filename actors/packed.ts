@@ -8,7 +8,8 @@ export function packInts(values: ArrayLike<number>): Uint8Array {
 
 export function unpackInts(bytes: Uint8Array): Int32Array {
   if (bytes.byteLength % 4 !== 0) throw new RangeError(`packed int32 array has ${bytes.byteLength} bytes, not a multiple of 4`);
-  return new Int32Array(bytes.slice().buffer);
+  // Uint8Array's slice, not Buffer's (a decoded message's bytes may be a Buffer, whose slice is a view into a shared pool).
+  return new Int32Array(Uint8Array.prototype.slice.call(bytes).buffer);
 }
 
 export function packFloats(values: ArrayLike<number>): Uint8Array {
@@ -18,5 +19,5 @@ export function packFloats(values: ArrayLike<number>): Uint8Array {
 
 export function unpackFloats(bytes: Uint8Array): Float32Array {
   if (bytes.byteLength % 4 !== 0) throw new RangeError(`packed float32 array has ${bytes.byteLength} bytes, not a multiple of 4`);
-  return new Float32Array(bytes.slice().buffer);
+  return new Float32Array(Uint8Array.prototype.slice.call(bytes).buffer);
 }
