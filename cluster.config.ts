@@ -20,7 +20,6 @@ export default defineConfig({
   topology: { replicas: 1, storage: 'file', maxAgeHours: 24 * 7 },
   run: { dir: '', seed: 0, iterations: 0, minutes: 0, designsPerIteration: 4, maxStaleness: 2, view: 'auto' },
   // Self-play options (actors/loop-options.ts: k, memory, designer/agent sampling, ablations, policy, corpus,
-  // sandbox) and learner options (actors/learner/options.ts); empty = their defaults.
+  // sandbox, evaluator, learner); empty = their defaults. E.g. --set loop.ablations.fixedEnvs=true
   loop: {},
-  learner: {},
 });

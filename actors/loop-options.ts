@@ -1,5 +1,7 @@
 // Settings of the self-play loop's designer, agent, memory and policy service: one typed object meant to sit in
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
+import { validateEvaluatorOptions, type EvaluatorOptions } from './evaluator/options.js';
+import { validateLearnerOptions, type LearnerOptions } from './learner/options.js';
 import { LoopOptionsError } from './loop-errors.js';
 
 export interface SamplingOptions {
@@ -70,6 +72,10 @@ export interface LoopOptions {
     /** Worker threads of a local pool. */
     workers: number;
   };
+  /** Evaluator options (actors/evaluator/options.ts); validated there, field errors name `loop.evaluator.<field>`. */
+  evaluator: EvaluatorOptions;
+  /** Learner options (actors/learner/options.ts); validated there, field errors name `loop.learner.<field>`. */
+  learner: LearnerOptions;
 }
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -89,6 +95,8 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   },
   corpus: { paths: [] },
   sandbox: { mode: 'remote', workers: 1 },
+  evaluator: {},
+  learner: {},
 };
 
 function int(field: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
@@ -107,10 +115,10 @@ function sampling(field: string, o: SamplingOptions): void {
   num(`${field}.topP`, o.topP, 0, 1, true);
 }
 
-function section<T extends object>(field: string, def: T, given: unknown): T {
+function section<T extends object>(field: string, def: T, given: unknown, open = false): T {
   if (given === undefined) return { ...def };
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new LoopOptionsError(field, 'an object', given);
-  for (const k of Object.keys(given)) if (!(k in def)) throw new LoopOptionsError(`${field}.${k}`, `a known field (${Object.keys(def).join(', ')})`, k);
+  if (!open) for (const k of Object.keys(given)) if (!(k in def)) throw new LoopOptionsError(`${field}.${k}`, `a known field (${Object.keys(def).join(', ')})`, k);
   const out = { ...def } as Record<string, unknown>;
   for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v;
   return out as T;
@@ -155,6 +163,17 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
     throw new LoopOptionsError('loop.corpus.paths', 'an array of non-empty paths', o.corpus.paths);
   if (o.sandbox.mode !== 'remote' && o.sandbox.mode !== 'local') throw new LoopOptionsError('loop.sandbox.mode', '"remote" or "local"', o.sandbox.mode);
   int('loop.sandbox.workers', o.sandbox.workers, 1, 1024);
+  o.evaluator = section('loop.evaluator', {}, input.evaluator, true) as EvaluatorOptions;
+  o.learner = section('loop.learner', {}, input.learner, true) as LearnerOptions;
+  for (const [name, check] of [['evaluator', () => validateEvaluatorOptions(o.evaluator)], ['learner', () => validateLearnerOptions(o.learner)]] as const) {
+    try {
+      check();
+    } catch (err) {
+      const field = (err as { field?: string }).field;
+      if (field === undefined) throw err;
+      throw new LoopOptionsError(`loop.${name}.${field}`, (err as Error).message.replace(/^.* must be /, '').replace(/ \(got .*\)$/, ''), (o[name] as Record<string, unknown>)[field]);
+    }
+  }
   return o;
 }
 

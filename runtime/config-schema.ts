@@ -92,8 +92,6 @@ export const CLUSTER_CONFIG = s.object(
     ),
     /** The self-play loop's options (actors/loop-options.ts validates them field by field). */
     loop: s.optional(s.record(s.unknownValue())),
-    /** Learner options (actors/learner/options.ts validates them). */
-    learner: s.optional(s.record(s.unknownValue())),
   },
   { strict: true },
 );

@@ -71,8 +71,8 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   for (let i = 0; i < parts.length - 1; i++) {
     const k = parts[i]!;
     if (o[k] === undefined && parts[0] === 'roles' && i === 1) o[k] = { concurrency: 1, threads: 0, memoryMb: 1024, taskTimeoutMs: 600_000 };
-    // The loop and learner sections are validated by their own modules, so any nesting may be created here.
-    if (o[k] === undefined && (parts[0] === 'loop' || parts[0] === 'learner')) o[k] = {};
+    // The loop section is validated by its own module, so any nesting may be created here.
+    if (o[k] === undefined && parts[0] === 'loop') o[k] = {};
     if (!isPlainObject(o[k])) throw new ConfigError(path, `${parts.slice(0, i + 1).join('.')}: no such section (while setting ${path})`);
     o = o[k] as Record<string, unknown>;
   }

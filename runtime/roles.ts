@@ -6,6 +6,7 @@ import { createDesignerActor } from '../actors/designer/designer-actor.js';
 import { createAgentActor } from '../actors/agent/agent-actor.js';
 import { createEvaluatorActor } from '../actors/evaluator/evaluator-actor.js';
 import { createLearnerActor } from '../actors/learner/learner-actor.js';
+import { loopOptionsOf } from '../actors/loop-options.js';
 import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from '../actors/coordinator/coordinator-actor.js';
 
@@ -13,8 +14,8 @@ export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   echo: () => createEchoActor(),
   designer: () => createDesignerActor(),
   agent: () => createAgentActor(),
-  evaluator: (env) => createEvaluatorActor(env),
-  learner: () => createLearnerActor(),
+  evaluator: (env) => createEvaluatorActor(env, loopOptionsOf(env.config).evaluator),
+  learner: (env) => createLearnerActor(loopOptionsOf(env.config).learner),
   sandbox: () => createSandboxActor(),
   coordinator: (env) =>
     createCoordinatorActor({
