@@ -30,7 +30,17 @@ export const ENV_SPEC = s.object({ name: s.string(), description: s.string(), hi
 export const DOC_REF = s.object({ id: s.string(), source: s.optional(s.string()), kind: s.optional(s.string()) });
 
 /** The coordinator asks for one new environment. */
-export const DesignJob = defineMessage('design.job', 1, s.object({ jobId: id, iteration: s.int({ min: 0 }), seed: s.int({ min: 0 }) }));
+export const DesignJob = defineMessage(
+  'design.job',
+  1,
+  s.object({
+    jobId: id,
+    iteration: s.int({ min: 0 }),
+    seed: s.int({ min: 0 }),
+    /** Sample with at least this policy version (the coordinator's staleness bound; η = 0 makes it the newest). */
+    minPolicyVersion: s.optional(s.int({ min: 0 })),
+  }),
+);
 
 export const ACCEPTED_ENV = s.object({
   envId: id,
@@ -70,7 +80,11 @@ export const EnvRejected = defineMessage(
 );
 
 /** Play `k` episodes without the hint and `k` with it. */
-export const RolloutJob = defineMessage('rollout.job', 1, s.object({ env: ACCEPTED_ENV, k: s.int({ min: 1, max: 256 }), seedBase: s.int({ min: 0 }) }));
+export const RolloutJob = defineMessage(
+  'rollout.job',
+  1,
+  s.object({ env: ACCEPTED_ENV, k: s.int({ min: 1, max: 256 }), seedBase: s.int({ min: 0 }), minPolicyVersion: s.optional(s.int({ min: 0 })) }),
+);
 
 export const EPISODE = s.object({
   trajId: id,

@@ -1,6 +1,7 @@
 // The actor host: starts actors, pulls their work with N concurrent handlers, publishes results
 // durably before acking, keeps long work alive with in-progress acks, retries with backoff up to
 // max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
+import { setMaxListeners } from 'node:events';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
@@ -129,6 +130,8 @@ export class ActorHost {
     }
 
     const ac = new AbortController();
+    // One task's signal is shared by all its sub-operations (e.g. 2k concurrent episodes): no listener cap.
+    setMaxListeners(0, ac.signal);
     const now = Date.now();
     r.inflight.set(msg, { ac, startedAt: now, lastWorking: now });
     const ctx: HandlerContext = {

@@ -1,5 +1,6 @@
 // The agent role: pulls rollout jobs and plays each environment's 2k episodes with the process's shared policy
 // and a sandbox (opened in start(), or injected for tests and embedding).
+import { awaitPolicyVersion } from '../policy/await-version.js';
 import type { Actor } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
@@ -56,6 +57,7 @@ export function createAgentActor(opts: AgentActorOptions = {}): AgentActor {
     },
     async handle(job, ctx) {
       const t0 = performance.now();
+      await awaitPolicyVersion(deps!.policy, job.minPolicyVersion, ctx.signal);
       const { output, episodes } = await playGroup(job, deps!, ctx.signal);
       stats.groups++;
       let turns = 0, errors = 0, newest = -1;

@@ -15,6 +15,8 @@ export interface RolloutJobBody {
   env: AcceptedEnv;
   k: number;
   seedBase: number;
+  /** Sample with at least this policy version (set by the coordinator's schedule). */
+  minPolicyVersion?: number;
 }
 
 export interface AgentDeps {

@@ -13,7 +13,7 @@ import { BUCKETS, POLICY_KEYS, STREAMS, SUBJECTS } from '../../runtime/subjects.
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../messages.js';
 import { emptyStats, onAccepted, onLabeled, onMetric, onRejected, summary, type RunStats } from './run-stats.js';
 import { renderView, ViewWriter } from './run-view.js';
-import { issuable, jobIds, jobSeed } from './schedule.js';
+import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
 
 export interface CoordinatorOptions {
   runDir: string;
@@ -69,7 +69,13 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       for (const i of issuable({ nextIteration, policyVersion: stats.policyVersion, baseVersion }, { designsPerIteration: opts.designsPerIteration, maxStaleness: opts.maxStaleness, iterations })) {
         const ids = jobIds(runId, i, opts.designsPerIteration);
         await Promise.all(
-          ids.map((jobId, j) => env.conn.js.publish(SUBJECTS.jobDesign, encode(DesignJob, { jobId, iteration: i, seed: jobSeed(opts.seed, i, j) }), { msgID: `design:${jobId}` })),
+          ids.map((jobId, j) =>
+            env.conn.js.publish(
+              SUBJECTS.jobDesign,
+              encode(DesignJob, { jobId, iteration: i, seed: jobSeed(opts.seed, i, j), minPolicyVersion: minVersionFor(i, baseVersion, opts.maxStaleness) }),
+              { msgID: `design:${jobId}` },
+            ),
+          ),
         );
         nextIteration = i + 1;
         stats.iterationsIssued = nextIteration;

@@ -43,3 +43,8 @@ export function jobSeed(runSeed: number, iteration: number, j: number): number {
   }
   return h & 0x7fffffff;
 }
+
+/** The oldest policy version iteration i may be sampled with: samplers wait for it before they start. */
+export function minVersionFor(iteration: number, baseVersion: number, maxStaleness: number): number {
+  return baseVersion + Math.max(0, iteration - maxStaleness);
+}

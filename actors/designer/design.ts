@@ -18,6 +18,8 @@ export interface DesignJobBody {
   jobId: string;
   iteration: number;
   seed: number;
+  /** Sample with at least this policy version (set by the coordinator's schedule). */
+  minPolicyVersion?: number;
 }
 
 /** A grounding document as the designer uses it. */

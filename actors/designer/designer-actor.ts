@@ -1,10 +1,11 @@
 // The designer role: pulls design jobs and runs design() with the process's shared policy, a sandbox, the
 // environment memory and the corpus, all opened in start() (or injected, for tests and embedding).
+import { awaitPolicyVersion } from '../policy/await-version.js';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
-import { DesignJob } from '../messages.js';
+import { DesignJob, RolloutJob } from '../messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop-options.js';
 import { leaseSandbox } from '../loop-sandbox.js';
 import { MemoryStore } from '../memory/memory-store.js';
@@ -83,7 +84,11 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
     },
     async handle(job, ctx) {
       const t0 = performance.now();
+      await awaitPolicyVersion(deps!.policy, job.minPolicyVersion, ctx.signal);
       const r = await design(job, deps!, ctx.signal);
+      // The rollout inherits the job's version floor, so the agent samples no older weights either.
+      if (job.minPolicyVersion !== undefined)
+        for (const o of r.outputs) if (o.type === RolloutJob) (o.body as { minPolicyVersion?: number }).minPolicyVersion = job.minPolicyVersion;
       stats.jobs++;
       if (r.accepted) stats.accepted++;
       else {
