@@ -1,7 +1,7 @@
 // Starts and stops a real `nats-server` child process with JetStream: the embedded default of
 // `spade start` and the server every test starts for itself (free loopback ports, own store dir).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { NatsServerError } from './errors.js';
 
@@ -23,7 +23,11 @@ export interface NatsServerOptions {
   logFile?: string;
   /** Give up waiting for "Server is ready" after this long. */
   startTimeoutMs?: number;
+  /** Largest message; trajectory groups of long multi-turn episodes outgrow NATS's 1 MB default. */
+  maxPayloadBytes?: number;
 }
+
+export const DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 export interface NatsServerHandle {
   readonly url: string;
@@ -64,7 +68,10 @@ export function findNatsServer(bin?: string): string {
 export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHandle> {
   const bin = findNatsServer(opts.bin);
   mkdirSync(opts.storeDir, { recursive: true });
-  const args = ['-a', '127.0.0.1', '-p', String(opts.port && opts.port > 0 ? opts.port : -1), '-js', '-sd', opts.storeDir];
+  // Settings with no command-line flag go into a small config file; flags below override it.
+  const confFile = join(opts.storeDir, 'nats-server.conf');
+  writeFileSync(confFile, `max_payload: ${opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES}\n`);
+  const args = ['-c', confFile, '-a', '127.0.0.1', '-p', String(opts.port && opts.port > 0 ? opts.port : -1), '-js', '-sd', opts.storeDir];
   if (opts.serverName) args.push('--server_name', opts.serverName);
   if (opts.cluster) {
     args.push('--cluster_name', opts.cluster.name, '--cluster', `nats://127.0.0.1:${opts.cluster.port && opts.cluster.port > 0 ? opts.cluster.port : -1}`);
