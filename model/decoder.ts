@@ -4,6 +4,7 @@
 // D head size, F feed-forward width, V vocab.
 import { ModelOptionError } from './errors.js';
 import { Graph, concat, gradients, where, type Tensor } from './graph/index.js';
+import { slice } from './graph/ops.js';
 
 export interface DecoderConfig {
   layers: number;
@@ -93,27 +94,45 @@ export function initParameters(config: DecoderConfig, seed = 0): Map<string, Flo
 
 type Params = Map<string, Tensor>;
 
-/** Per-graph plumbing: rotary tables at the tokens' positions, and how queries meet keys (with or without a cache). */
+/** Per-graph plumbing: rotary positions, and how queries meet keys (with or without a cache). */
 interface Ctx {
   c: ResolvedDecoderConfig;
-  cos: Tensor; // (…, T, 1, D/2, 1), broadcasting over heads
-  sin: Tensor; // (…, T, 1, D/2, 1)
-  /** q (B, K, G, T, D), k and v (B, K, T, D) -> attention output (B, K, G, T, D). */
+  /** Rotates query or key heads (B, T, heads, D/2, 2) by the tokens' positions. */
+  rope: (x: Tensor, role: 'q' | 'k') => Tensor;
+  /** q (B, T, K, G, D), k and v (B, T, K, D), time-major as projected -> attention output (B, T, C). */
   attend: (layer: number, q: Tensor, k: Tensor, v: Tensor) => Tensor;
+  /**
+   * Square as Pow(x, 2): onnxruntime then fuses the norm into one SimplifiedLayerNormalization node. Only for
+   * graphs without a backward pass (the gradient needs the unfused intermediates); the training graph keeps Mul.
+   */
+  fusedNorm?: boolean;
 }
 
-function rmsnorm(x: Tensor, w: Tensor, eps: number): Tensor {
-  const rms = x.mul(x).mean([-1], true).add(eps).sqrt(); // (B, T, 1)
+function rmsnorm(x: Tensor, w: Tensor, ctx: Ctx): Tensor {
+  const sq = ctx.fusedNorm ? x.pow(2) : x.mul(x); // (B, T, C)
+  const rms = sq.mean([-1], true).add(ctx.c.normEps).sqrt(); // (B, T, 1)
   return x.div(rms).mul(w); // (B, T, C)
 }
 
-/** Rotates interleaved pairs (Meta Llama layout) of x: (B, T, heads, D/2, 2). */
-function rope(x: Tensor, ctx: Ctx): Tensor {
+/** Rotates interleaved pairs (Meta Llama layout) of x: (B, T, heads, D/2, 2); cos and sin are (…, T, 1, D/2, 1). */
+function rope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
   const x0 = x.slice(-1, 0, 1); // (B, T, heads, D/2, 1)
   const x1 = x.slice(-1, 1, 2); // (B, T, heads, D/2, 1)
-  const r0 = x0.mul(ctx.cos).sub(x1.mul(ctx.sin)); // (B, T, heads, D/2, 1)
-  const r1 = x0.mul(ctx.sin).add(x1.mul(ctx.cos)); // (B, T, heads, D/2, 1)
+  const r0 = x0.mul(cos).sub(x1.mul(sin)); // (B, T, heads, D/2, 1)
+  const r1 = x0.mul(sin).add(x1.mul(cos)); // (B, T, heads, D/2, 1)
   return concat([r0, r1], -1); // (B, T, heads, D/2, 2)
+}
+
+/**
+ * The same rotation in four nodes instead of nine, for graphs without a backward pass: x·cos2 + swap(x)·sin2 with
+ * cos2 = (cos, cos) and sin2 = (-sin, sin) per pair, and swap a reversing Slice of the pair axis. Each output is
+ * the same two products summed as in `rope` (a - b is a + -b), so the results are bit-identical.
+ */
+function ropePairs(x: Tensor, cos2: Tensor, sin2: Tensor): Tensor {
+  const g = x.graph;
+  const i64 = (v: bigint): Tensor => g.constant(BigInt64Array.of(v), 'int64', [1]);
+  const [swapped] = g.node('Slice', [x, i64(1n), i64(-(2n ** 63n)), i64(-1n), i64(-1n)], { outputs: [{ dtype: x.dtype, shape: x.shape }] }); // (B, T, heads, D/2, 2)
+  return x.mul(cos2).add(swapped!.mul(sin2)); // (B, T, heads, D/2, 2)
 }
 
 function attention(x: Tensor, p: Params, i: number, ctx: Ctx): Tensor {
@@ -124,11 +143,21 @@ function attention(x: Tensor, p: Params, i: number, ctx: Ctx): Tensor {
   const q = x.matmul(w('wq').mT()); // (B, T, C)
   const k = x.matmul(w('wk').mT()); // (B, T, K*D)
   const v = x.matmul(w('wv').mT()); // (B, T, K*D)
-  const qr = rope(q.reshape([B, T, H, D / 2, 2]), ctx).reshape([B, T, K, G, D]).transpose([0, 2, 3, 1, 4]); // (B, K, G, T, D)
-  const kr = rope(k.reshape([B, T, K, D / 2, 2]), ctx).reshape([B, T, K, D]).transpose([0, 2, 1, 3]); // (B, K, T, D)
-  const vr = v.reshape([B, T, K, D]).transpose([0, 2, 1, 3]); // (B, K, T, D)
-  const y = ctx.attend(i, qr, kr, vr); // (B, K, G, T, D)
-  return y.transpose([0, 3, 1, 2, 4]).reshape([B, T, C]).matmul(w('wo').mT()); // (B, T, C)
+  const qr = ctx.rope(q.reshape([B, T, H, D / 2, 2]), 'q').reshape([B, T, K, G, D]); // (B, T, K, G, D)
+  const kr = ctx.rope(k.reshape([B, T, K, D / 2, 2]), 'k').reshape([B, T, K, D]); // (B, T, K, D)
+  const vr = v.reshape([B, T, K, D]); // (B, T, K, D)
+  return ctx.attend(i, qr, kr, vr).matmul(w('wo').mT()); // (B, T, C)
+}
+
+/** Head-major layouts for batched attention products: q (B, K, G, T, D), k and v (B, K, T, D). */
+function headMajor(q: Tensor, k: Tensor, v: Tensor): [Tensor, Tensor, Tensor] {
+  return [q.transpose([0, 2, 3, 1, 4]), k.transpose([0, 2, 1, 3]), v.transpose([0, 2, 1, 3])];
+}
+
+/** Attention output (B, K, G, T, D) back to (B, T, C). */
+function timeMajor(y: Tensor, c: ResolvedDecoderConfig): Tensor {
+  const [B, , , T] = y.shape as [string, number, number, string];
+  return y.transpose([0, 3, 1, 2, 4]).reshape([B, T, c.width]);
 }
 
 function feedForward(x: Tensor, p: Params, i: number): Tensor {
@@ -142,16 +171,17 @@ function feedForward(x: Tensor, p: Params, i: number): Tensor {
 function trunk(tokens: Tensor, p: Params, ctx: Ctx): Tensor {
   let x = p.get('tok_embeddings.weight')!.gather(tokens); // (B, T, C)
   for (let i = 0; i < ctx.c.layers; i++) {
-    x = x.add(attention(rmsnorm(x, p.get(`layers.${i}.attention_norm.weight`)!, ctx.c.normEps), p, i, ctx)); // (B, T, C)
-    x = x.add(feedForward(rmsnorm(x, p.get(`layers.${i}.ffn_norm.weight`)!, ctx.c.normEps), p, i)); // (B, T, C)
+    x = x.add(attention(rmsnorm(x, p.get(`layers.${i}.attention_norm.weight`)!, ctx), p, i, ctx)); // (B, T, C)
+    x = x.add(feedForward(rmsnorm(x, p.get(`layers.${i}.ffn_norm.weight`)!, ctx), p, i)); // (B, T, C)
   }
-  return rmsnorm(x, p.get('norm.weight')!, ctx.c.normEps); // (B, T, C)
+  return rmsnorm(x, p.get('norm.weight')!, ctx); // (B, T, C)
 }
 
 /** Tied output head: (…, C) -> log-probabilities (…, V). */
 const head = (x: Tensor, p: Params): Tensor => x.matmul(p.get('tok_embeddings.weight')!.mT()).logSoftmax(-1);
 
-function ropeTables(g: Graph, c: ResolvedDecoderConfig): [Tensor, Tensor] {
+/** cos and sin of every position's rotary angles, (ctx, D/2) each, in float64. */
+function ropeAngles(c: ResolvedDecoderConfig): { cos: Float64Array; sin: Float64Array; half: number } {
   const half = c.width / c.heads / 2;
   const cos = new Float64Array(c.contextLength * half), sin = new Float64Array(c.contextLength * half);
   for (let t = 0; t < c.contextLength; t++) {
@@ -161,8 +191,26 @@ function ropeTables(g: Graph, c: ResolvedDecoderConfig): [Tensor, Tensor] {
       sin[t * half + j] = Math.sin(a);
     }
   }
-  const make = (a: Float64Array): Tensor => g.constant(g.float === 'float64' ? a : Float32Array.from(a), g.float, [c.contextLength, half]);
-  return [make(cos), make(sin)]; // (ctx, D/2) each
+  return { cos, sin, half };
+}
+
+const floatConstant = (g: Graph, a: Float64Array, shape: number[]): Tensor => g.constant(g.float === 'float64' ? a : Float32Array.from(a), g.float, shape);
+
+function ropeTables(g: Graph, c: ResolvedDecoderConfig): [Tensor, Tensor] {
+  const { cos, sin, half } = ropeAngles(c);
+  return [floatConstant(g, cos, [c.contextLength, half]), floatConstant(g, sin, [c.contextLength, half])]; // (ctx, D/2) each
+}
+
+/** `ropePairs` tables (ctx, D/2, 2): (cos, cos) and (-sin, sin), times `scale` (rounded once, from float64). */
+function ropePairTables(g: Graph, c: ResolvedDecoderConfig, scale: number): [Tensor, Tensor] {
+  const { cos, sin, half } = ropeAngles(c);
+  const cos2 = new Float64Array(cos.length * 2), sin2 = new Float64Array(sin.length * 2);
+  for (let i = 0; i < cos.length; i++) {
+    cos2[2 * i] = cos2[2 * i + 1] = cos[i]! * scale;
+    sin2[2 * i] = -sin[i]! * scale;
+    sin2[2 * i + 1] = sin[i]! * scale;
+  }
+  return [floatConstant(g, cos2, [c.contextLength, half, 2]), floatConstant(g, sin2, [c.contextLength, half, 2])];
 }
 
 function weightInputs(g: Graph, c: ResolvedDecoderConfig): Params {
@@ -194,13 +242,15 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const [cosT, sinT] = ropeTables(g, c);
   const D = c.width / c.heads;
   const bias = where(causal, 0, -1e9); // (T, T)
+  const cos = cosT.gather(pos).reshape(['T', 1, D / 2, 1]); // (T, 1, D/2, 1)
+  const sin = sinT.gather(pos).reshape(['T', 1, D / 2, 1]); // (T, 1, D/2, 1)
   const ctx: Ctx = {
     c,
-    cos: cosT.gather(pos).reshape(['T', 1, D / 2, 1]), // (T, 1, D/2, 1)
-    sin: sinT.gather(pos).reshape(['T', 1, D / 2, 1]), // (T, 1, D/2, 1)
-    attend: (_, q, k, v) => {
+    rope: (x) => rope(x, cos, sin),
+    attend: (_, qt, kt, vt) => {
+      const [q, k, v] = headMajor(qt, kt, vt); // (B, K, G, T, D), (B, K, T, D), (B, K, T, D)
       const att = q.matmul(k.unsqueeze([2]).mT()).mul(1 / Math.sqrt(D)).add(bias); // (B, K, G, T, T)
-      return att.softmax(-1).matmul(v.unsqueeze([2])); // (B, K, G, T, D)
+      return timeMajor(att.softmax(-1).matmul(v.unsqueeze([2])), c); // (B, T, C)
     },
   };
   const x = trunk(tokens, p, ctx).slice(1, 0, -1); // (B, T-1, C): the last position predicts nothing we score
@@ -221,43 +271,74 @@ export interface SamplingGraph {
   outputs: Record<string, Tensor>;
 }
 
+export interface SamplingGraphOptions {
+  /**
+   * Build the decode-step graph: S is fixed at 1, so attention needs no transposes, the new token's score and value
+   * are elementwise products instead of batched one-element matmuls, and the cache part is cut off with a Slice.
+   * Same inputs, outputs and results as the general graph with S = 1, in fewer onnxruntime nodes.
+   */
+  decode?: boolean;
+}
+
 /**
- * One graph for prefill (P = 0, S = prompt) and decode (S = 1). Inputs: tokens and positions int64 (B, S),
- * attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order, padding and unused cache slots are the
- * caller's choice), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per layer, and the parameters. The cache is read,
- * never copied: attention is split into a past part and a new part, and only the new keys/values come out, so a
- * caller can keep the cache in preallocated buffers and append in place.
+ * One graph for prefill (P = 0, S = prompt) and decode (S = 1), or with `decode` a graph for S = 1 alone. Inputs:
+ * tokens and positions int64 (B, S), attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order, padding
+ * and unused cache slots are the caller's choice), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per layer, and the
+ * parameters. The cache is read, never copied: attention is split into a past part and a new part, and only the new
+ * keys/values come out, so a caller can keep the cache in preallocated buffers and append in place.
  */
-export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32'): SamplingGraph {
+export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32', options: SamplingGraphOptions = {}): SamplingGraph {
   const c = validateDecoderConfig(config);
   const g = new Graph(dtype);
-  const D = c.width / c.heads;
-  const tokens = g.input('tokens', 'int64', ['B', 'S']);
-  const positions = g.input('positions', 'int64', ['B', 'S']);
-  const bias = g.input('attn_bias', dtype, ['B', 'S', 'P+S']).unsqueeze([1, 2]); // (B, 1, 1, S, P+S)
+  const D = c.width / c.heads, K = c.kvHeads, G = c.heads / c.kvHeads;
+  const S = options.decode ? 1 : 'S';
+  const tokens = g.input('tokens', 'int64', ['B', S]);
+  const positions = g.input('positions', 'int64', ['B', S]);
+  const biasIn = g.input('attn_bias', dtype, ['B', S, options.decode ? 'P+1' : 'P+S']);
   const p = weightInputs(g, c);
-  const [cosT, sinT] = ropeTables(g, c);
+  // Queries carry attention's 1/sqrt(D) in their rotary tables, which saves a Mul over the scores.
+  const tables = { q: ropePairTables(g, c, 1 / Math.sqrt(D)), k: ropePairTables(g, c, 1) };
+  const atPositions = (t: Tensor): Tensor => t.gather(positions).reshape(['B', S, 1, D / 2, 2]); // (B, S, 1, D/2, 2)
+  const rot = { q: tables.q.map(atPositions) as [Tensor, Tensor], k: tables.k.map(atPositions) as [Tensor, Tensor] };
   const outputs: Record<string, Tensor> = {};
+  const past = (i: number): [Tensor, Tensor] => [g.input(`past.${i}.k`, dtype, ['B', K, 'P', D]), g.input(`past.${i}.v`, dtype, ['B', K, 'P', D])];
+  const bias = biasIn.unsqueeze(options.decode ? [1] : [1, 2]); // decode (B, 1, 1, P+1); general (B, 1, 1, S, P+S)
+  const attendAny = (i: number, qt: Tensor, kt: Tensor, vt: Tensor): Tensor => {
+    const [q, k, v] = headMajor(qt, kt, vt); // (B, K, G, S, D), (B, K, S, D), (B, K, S, D)
+    const [pk, pv] = past(i);
+    outputs[`new.${i}.k`] = k;
+    outputs[`new.${i}.v`] = v;
+    const scores = concat([q.matmul(pk.unsqueeze([2]).mT()), q.matmul(k.unsqueeze([2]).mT())], -1); // (B, K, G, S, P+S)
+    const probs = scores.add(bias).softmax(-1); // (B, K, G, S, P+S)
+    const sizes = concat([pk.shapeOf().slice(0, 2, 3), k.shapeOf().slice(0, 2, 3)], 0); // (2): [P, S]
+    const [toPast, toNew] = g.node('Split', [probs, sizes], {
+      attrs: { axis: 4 },
+      outputs: [{ dtype, shape: [...probs.shape.slice(0, 4), 'P'] }, { dtype, shape: [...probs.shape.slice(0, 4), 'S'] }],
+    }) as [Tensor, Tensor];
+    return timeMajor(toPast.matmul(pv.unsqueeze([2])).add(toNew.matmul(v.unsqueeze([2]))), c); // (B, S, C)
+  };
+  // S = 1: (B, 1, K, G, D) is (B, K, G, D) in memory, and the output's (B, K, G, D) is (B, 1, C).
+  const attendOne = (i: number, qt: Tensor, kt: Tensor, vt: Tensor): Tensor => {
+    const q = qt.reshape(['B', K, G, D]); // (B, K, G, D)
+    const k = kt.reshape(['B', K, 1, D]); // (B, K, 1, D)
+    const v = vt.reshape(['B', K, 1, D]); // (B, K, 1, D)
+    const [pk, pv] = past(i);
+    outputs[`new.${i}.k`] = k;
+    outputs[`new.${i}.v`] = v;
+    const scores = concat([q.matmul(pk.mT()), q.mul(k).sum([-1], true)], -1); // (B, K, G, P+1)
+    const probs = scores.add(bias).softmax(-1); // (B, K, G, P+1)
+    const toPast = slice(probs, -1, 0, -1, ['B', K, G, 'P']); // (B, K, G, P)
+    const toNew = probs.slice(-1, -1, Infinity); // (B, K, G, 1)
+    return toPast.matmul(pv).add(toNew.mul(v)).reshape(['B', 1, c.width]); // (B, 1, C)
+  };
   const ctx: Ctx = {
     c,
-    cos: cosT.gather(positions).reshape(['B', 'S', 1, D / 2, 1]), // (B, S, 1, D/2, 1)
-    sin: sinT.gather(positions).reshape(['B', 'S', 1, D / 2, 1]), // (B, S, 1, D/2, 1)
-    attend: (i, q, k, v) => {
-      const pk = g.input(`past.${i}.k`, dtype, ['B', c.kvHeads, 'P', D]);
-      const pv = g.input(`past.${i}.v`, dtype, ['B', c.kvHeads, 'P', D]);
-      outputs[`new.${i}.k`] = k;
-      outputs[`new.${i}.v`] = v;
-      const scores = concat([q.matmul(pk.unsqueeze([2]).mT()), q.matmul(k.unsqueeze([2]).mT())], -1); // (B, K, G, S, P+S)
-      const probs = scores.mul(1 / Math.sqrt(D)).add(bias).softmax(-1); // (B, K, G, S, P+S)
-      const sizes = concat([pk.shapeOf().slice(0, 2, 3), k.shapeOf().slice(0, 2, 3)], 0); // (2): [P, S]
-      const [toPast, toNew] = g.node('Split', [probs, sizes], {
-        attrs: { axis: 4 },
-        outputs: [{ dtype, shape: [...probs.shape.slice(0, 4), 'P'] }, { dtype, shape: [...probs.shape.slice(0, 4), 'S'] }],
-      }) as [Tensor, Tensor];
-      return toPast.matmul(pv.unsqueeze([2])).add(toNew.matmul(v.unsqueeze([2]))); // (B, K, G, S, D)
-    },
+    rope: (x, role) => ropePairs(x, ...rot[role]),
+    attend: options.decode ? attendOne : attendAny,
+    fusedNorm: true,
   };
-  const last = trunk(tokens, p, ctx).slice(1, -1, Infinity); // (B, 1, C)
+  const h = trunk(tokens, p, ctx); // (B, S, C)
+  const last = options.decode ? h : h.slice(1, -1, Infinity); // (B, 1, C)
   outputs['logp_last'] = head(last, p).squeeze([1]); // (B, V)
   return { graph: g, outputs };
 }

@@ -78,6 +78,8 @@ export class ModelSession {
     readonly trainRunner: GraphRunner | null,
     readonly scoreRunner: GraphRunner | null,
     readonly sampleRunner: GraphRunner | null,
+    /** The sampling graph specialised to S = 1 (decode steps); `sampleRunner` serves prefills. */
+    readonly decodeRunner: GraphRunner | null = null,
   ) {
     this.shapes = parameterShapes(config);
   }
@@ -87,7 +89,7 @@ export class ModelSession {
     const o = validateModelSessionOptions(options);
     // onnxruntime's extended fusions (QuickGelu for x·sigmoid(x)) have float32 kernels only.
     if (o.dtype === 'float64' && options.graphOptimizationLevel === undefined) o.graphOptimizationLevel = 'basic';
-    let train: GraphRunner | null = null, score: GraphRunner | null = null, sample: GraphRunner | null = null;
+    let train: GraphRunner | null = null, score: GraphRunner | null = null, sample: GraphRunner | null = null, decode: GraphRunner | null = null;
     if (o.graphs.includes('train') || o.graphs.includes('score')) {
       const t = buildTrainingGraph(c, o.dtype);
       if (o.graphs.includes('train')) train = await GraphRunner.create(emit(t.graph, t.outputs, 'decoder-train'), o);
@@ -97,8 +99,10 @@ export class ModelSession {
     if (o.graphs.includes('sample')) {
       const s = buildSamplingGraph(c, o.dtype);
       sample = await GraphRunner.create(emit(s.graph, s.outputs, 'decoder-sample'), o);
+      const d = buildSamplingGraph(c, o.dtype, { decode: true });
+      decode = await GraphRunner.create(emit(d.graph, d.outputs, 'decoder-decode'), o);
     }
-    return new ModelSession(c, o.dtype, train, score, sample);
+    return new ModelSession(c, o.dtype, train, score, sample, decode);
   }
 
   /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
@@ -175,7 +179,7 @@ export class ModelSession {
       feeds[`past.${i}.k`] = step.past.k[i]!;
       feeds[`past.${i}.v`] = step.past.v[i]!;
     }
-    const out = await this.sampleRunner.run(feeds);
+    const out = await (S === 1 && this.decodeRunner ? this.decodeRunner : this.sampleRunner).run(feeds);
     const fresh: KvCache = { k: [], v: [] };
     for (let i = 0; i < this.config.layers; i++) {
       fresh.k.push(out[`new.${i}.k`]!);
@@ -194,5 +198,6 @@ export class ModelSession {
     await this.trainRunner?.release();
     await this.scoreRunner?.release();
     await this.sampleRunner?.release();
+    await this.decodeRunner?.release();
   }
 }
