@@ -66,6 +66,8 @@ export interface LoopOptions {
     /** JSONL files or directories; empty = the shipped default corpus. */
     paths: string[];
   };
+  /** Environment library the fixed-environment baseline draws from (<dir>/<family>/<name>.js); empty = envs/library. */
+  library: string;
   sandbox: {
     /** 'remote': the sandbox role anywhere in the cluster (request/reply); 'local': a pool in this process. */
     mode: 'remote' | 'local';
@@ -94,6 +96,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
     init: { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true,
   },
   corpus: { paths: [] },
+  library: '',
   sandbox: { mode: 'remote', workers: 1 },
   evaluator: {},
   learner: {},
@@ -161,6 +164,7 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
   bool('loop.policy.weightSync', p.weightSync);
   if (!Array.isArray(o.corpus.paths) || o.corpus.paths.some((x) => typeof x !== 'string' || x === ''))
     throw new LoopOptionsError('loop.corpus.paths', 'an array of non-empty paths', o.corpus.paths);
+  if (typeof o.library !== 'string') throw new LoopOptionsError('loop.library', 'a directory path ("" = envs/library)', o.library);
   if (o.sandbox.mode !== 'remote' && o.sandbox.mode !== 'local') throw new LoopOptionsError('loop.sandbox.mode', '"remote" or "local"', o.sandbox.mode);
   int('loop.sandbox.workers', o.sandbox.workers, 1, 1024);
   o.evaluator = section('loop.evaluator', {}, input.evaluator, true) as EvaluatorOptions;

@@ -16,6 +16,7 @@ import { unpackInts } from '../packed.js';
 import { metricOutputs } from '../loop-metrics.js';
 import { design, envIdOf, type DesignJobBody, type DesignerDeps, type GroundingDoc } from './design.js';
 import { loadLibraryEnvs } from './library-envs.js';
+import { resolve } from 'node:path';
 
 export interface DesignerActorOptions {
   /** Loop options; default: the config's `loop` section. */
@@ -71,7 +72,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       env.log(`designer: corpus of ${c.documentCount} documents, ${c.size} chunks`);
       corpus = (random) => groundingDoc(c.sample(random));
     }
-    const library = options.ablations.fixedEnvs ? loadLibraryEnvs() : undefined;
+    const library = options.ablations.fixedEnvs ? loadLibraryEnvs(options.library ? resolve(options.library) : undefined) : undefined;
     return { policy, sandbox, options, corpus, memory, ...(library ? { library } : {}) };
   }
 

@@ -1,0 +1,19 @@
+// Test helper: reads every stored message of a subject from a stream (ephemeral consumer, from the start).
+import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
+import type { Connection } from '../../runtime/connection.js';
+import type { MessageType } from '../../runtime/messages.js';
+import { decode } from '../../runtime/messages.js';
+
+export async function readAll<T>(conn: Connection, stream: string, subject: string, type: MessageType<T>): Promise<T[]> {
+  const ci = await conn.jsm.consumers.add(stream, { ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: subject, inactive_threshold: 30e9 });
+  const out: T[] = [];
+  if (ci.num_pending === 0) return out;
+  const msgs = await conn.js.consumers.getConsumerFromInfo(ci).consume();
+  for await (const m of msgs as AsyncIterable<JsMsg>) {
+    m.ack();
+    out.push(decode(type, m.data));
+    if (out.length >= ci.num_pending) break;
+  }
+  await msgs.close();
+  return out;
+}
