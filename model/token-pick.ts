@@ -25,6 +25,9 @@ export function seededUniform(seed: number): () => number {
   };
 }
 
+/** Reused across calls (picking is synchronous), so a batch step allocates nothing per row. */
+let scratch = new Float64Array(0);
+
 export function pickToken(logp: ArrayLike<number>, o: PickOptions, uniform: () => number): Pick {
   const V = logp.length;
   if (o.temperature === 0) {
@@ -32,25 +35,30 @@ export function pickToken(logp: ArrayLike<number>, o: PickOptions, uniform: () =
     for (let i = 1; i < V; i++) if (logp[i]! > logp[best]!) best = i;
     return { token: best, sampleLogprob: 0 };
   }
-  let max = -Infinity;
-  for (let i = 0; i < V; i++) max = Math.max(max, logp[i]! / o.temperature);
-  const p = new Float64Array(V);
+  const T = o.temperature;
+  // x / T is monotonic for T > 0, so the largest quotient is the quotient of the largest value.
+  let top = -Infinity;
+  for (let i = 0; i < V; i++) if (logp[i]! > top) top = logp[i]!;
+  const max = T === 1 ? top : top / T;
+  if (scratch.length < V) scratch = new Float64Array(V);
+  const p = scratch;
   let z = 0;
-  for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! / o.temperature - max);
+  if (T === 1) for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! - max);
+  else for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! / T - max);
   // Nucleus: the smallest threshold whose tokens (p >= threshold, ties included) hold topP of the mass. A native
   // numeric sort of the values is several times faster than sorting indices with a comparator.
-  let threshold = 0;
+  let threshold = 0, mass = z;
   if (o.topP < 1) {
-    const sorted = Float64Array.from(p).sort();
+    const sorted = p.slice(0, V).sort();
     let acc = 0;
     for (let k = V - 1; k >= 0; k--) {
       acc += sorted[k]!;
       threshold = sorted[k]!;
       if (acc >= o.topP * z) break;
     }
+    mass = 0;
+    for (let i = 0; i < V; i++) if (p[i]! >= threshold) mass += p[i]!;
   }
-  let mass = 0;
-  for (let i = 0; i < V; i++) if (p[i]! >= threshold) mass += p[i]!;
   let r = uniform() * mass;
   let token = -1;
   for (let i = 0; i < V; i++) {
