@@ -31,7 +31,7 @@ export interface RunStats {
   returnNoHintSum: number;
   policyVersion: number;
   /** From learner metrics when present. */
-  learner: { updates: number; stalenessMean: number; stalenessMax: number; dropped: number; busyFraction: number; loss: number };
+  learner: { updates: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
   perIteration: Map<number, IterationStats>;
 }
 
@@ -51,7 +51,7 @@ export function emptyStats(now: number): RunStats {
     returnHintSum: 0,
     returnNoHintSum: 0,
     policyVersion: 0,
-    learner: { updates: 0, stalenessMean: 0, stalenessMax: 0, dropped: 0, busyFraction: 0, loss: 0 },
+    learner: { updates: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
   };
 }
@@ -118,8 +118,10 @@ export function onMetric(s: RunStats, m: MetricBody): void {
   if (m.role !== 'learner') return;
   const l = s.learner;
   if (m.name === 'updates') l.updates = m.value;
-  else if (m.name === 'staleness.mean') l.stalenessMean = m.value;
+  // The learner reports each update's mean; the run's is the mean over updates.
+  else if (m.name === 'staleness.mean') l.stalenessMean += (m.value - l.stalenessMean) / ++l.stalenessSamples;
   else if (m.name === 'staleness.max') l.stalenessMax = Math.max(l.stalenessMax, m.value);
+  else if (m.name === 'staleness.p99') l.stalenessP99 = m.value;
   else if (m.name === 'dropped') l.dropped = m.value;
   else if (m.name === 'busy.fraction') l.busyFraction = m.value;
   else if (m.name === 'loss') l.loss = m.value;
