@@ -1,6 +1,6 @@
 // `npm run bench:loop`: the same short self-play configuration run synchronously (η = 0) and asynchronously
 // (η = 2), side by side, each as a real `node runtime/start.js --role all` host on its own embedded nats-server.
-// Prints trajectories/s, learner busy fraction and staleness (mean, p99, max) for both and the ratio; ends with
+// Prints steady-state trajectories/s (after the first iteration), learner busy fraction and staleness (mean, p99, max) for both and the ratio; ends with
 // one JSON line. Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoPath } from '../runtime/paths.js';
 
-const ITERATIONS = Number(process.env.BENCH_LOOP_ITERATIONS ?? 8);
+const ITERATIONS = Number(process.env.BENCH_LOOP_ITERATIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_LOOP_ROUNDS ?? 2);
 const DESIGNS = Number(process.env.BENCH_LOOP_DESIGNS ?? 4);
 const K = Number(process.env.BENCH_LOOP_K ?? 4);
@@ -25,6 +25,10 @@ const SETTINGS = [
   `run.designsPerIteration=${DESIGNS}`,
   'run.view="off"',
   'roles.sandbox.threads=1',
+  // Learner and samplers get one core each, as async RL systems give them separate devices: the question is
+  // whether the learner's work overlaps the samplers' (η = 2) or waits for it (η = 0).
+  `loop.policy.threads=${process.env.BENCH_LOOP_SAMPLER_THREADS ?? 1}`,
+  `loop.learner.threads=${process.env.BENCH_LOOP_LEARNER_THREADS ?? 1}`,
 ];
 
 interface RunFigures {
@@ -53,12 +57,18 @@ function runOnce(eta: number): Promise<RunFigures> {
       if (code !== 0) return reject(new Error(`η=${eta} run exited ${code}:\n${err}`));
       const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
       const last = lines.filter((l) => l.event === 'final').pop() ?? lines.pop()!;
+      // Steady state: from the end of the first iteration to the end of the last (start-up — model loading,
+      // sandbox and session creation — is the same for both and would only dilute the difference).
+      const its = lines.filter((l) => l.event === 'iteration');
+      const first = its[0]!;
+      const end = its[its.length - 1]!;
+      const steady = its.length >= 2 ? (end.trajectories - first.trajectories) / ((end.ts - first.ts) / 1000) : last.trajectoriesPerSec;
       rmSync(dir, { recursive: true, force: true });
       resolve({
         eta,
         seconds,
         trajectories: last.trajectories,
-        trajectoriesPerSec: last.trajectoriesPerSec,
+        trajectoriesPerSec: steady,
         busyFraction: last.learner.busyFraction,
         stalenessMean: last.learner.stalenessMean,
         stalenessP99: last.learner.stalenessP99,
