@@ -2,7 +2,7 @@
 // training-step time, sampling tokens/s at batch 1 and 32 with the KV cache, the engine's utilisation of the in-run
 // onnxruntime MatMul peak, agreement of the two implementations, and peak memory. Ends with one JSON line.
 // Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0
-//   --repeats 5 --new-tokens 48 --spin 1|0 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
+//   --repeats 5 --new-tokens 48 --spin 0|1 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
 //   BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,12 +11,12 @@ import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDec
 import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/decoder.js';
 import { Graph, GraphRunner, emit } from '../model/graph/index.js';
 import { Sampler } from '../model/sampler.js';
-import { ModelSession } from '../model/session.js';
+import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/session.js';
 import { pickToken, seededUniform } from '../model/token-pick.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',
-  repeats: '5', 'new-tokens': '48', spin: '1', tfjs: 'auto', 'tfjs-threads': '0',
+  repeats: '5', 'new-tokens': '48', spin: '0', tfjs: 'auto', 'tfjs-threads': '0',
 } as const;
 type Flag = keyof typeof FLAGS;
 const envDefault = (f: Flag): string => process.env[`BENCH_MODEL_${f.toUpperCase().replace('-', '_')}`] ?? FLAGS[f];
@@ -25,8 +25,8 @@ const { values: a } = parseArgs({
 });
 const num = (k: Flag): number => Number(a[k]);
 const threads = num('threads');
-/** onnxruntime's idle intra-op threads spin by default; on shared cores that spinning competes with the work. */
-const allowSpinning = a.spin !== '0';
+/** onnxruntime's allowSpinning; off by default as in the engine: on shared cores idle threads spinning compete with the work. */
+const allowSpinning = a.spin === '1';
 const repeats = num('repeats');
 const tfjsMode = a.tfjs as TfjsBackendName | 'off';
 const config = validateDecoderConfig({
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const loadStart = loadavg()[0]!;
   let params = 0;
   for (const s of parameterShapes(config).values()) params += s.reduce((p, q) => p * q, 1);
-  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}${allowSpinning ? '' : ' (no spinning)'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`config ${JSON.stringify(config)}; ${(params / 1e6).toFixed(2)}M parameters; threads ${threads || 'all'}${allowSpinning ? ' (spinning)' : ' (no spinning)'}, decode steps of <= ${DEFAULT_MODEL_SESSION_OPTIONS.singleThreadDecodeRows} rows on 1; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const peak = await matmulPeak();
 
   const B = num('batch'), T = num('time');
@@ -185,8 +185,8 @@ async function main(): Promise<void> {
     await engineRun();
     if (tfjs) await tfjsRun();
     const engineMs: number[] = [], tfjsMs: number[] = [];
-    // Batch-1 runs are short and noisy, so they get more rounds; a batch-32 tfjs run takes seconds.
-    for (let i = 0; i < (rows === 1 ? Math.max(3, repeats) : Math.max(2, Math.ceil(repeats / 2))); i++) {
+    // Batch-1 runs are short (tens of ms) and swing with the load, so they get twice the rounds; a batch-32 tfjs run takes seconds.
+    for (let i = 0; i < (rows === 1 ? Math.max(3, 2 * repeats) : Math.max(2, Math.ceil(repeats / 2))); i++) {
       engineMs.push(await elapsed(engineRun));
       if (tfjs) tfjsMs.push(await elapsed(tfjsRun));
     }
