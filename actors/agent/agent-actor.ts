@@ -1,13 +1,12 @@
 // The agent role: pulls rollout jobs and plays each environment's 2k episodes with the process's shared policy
 // and a sandbox (opened in start(), or injected for tests and embedding).
+import { leasePolicyAndSandbox } from '../loop-leases.js';
 import { awaitPolicyVersion } from '../policy/await-version.js';
 import type { Actor } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { RolloutJob } from '../messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../loop-options.js';
-import { leaseSandbox } from '../loop-sandbox.js';
-import { leasePolicy } from '../policy/shared.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { unpackInts } from '../packed.js';
@@ -41,18 +40,7 @@ export function createAgentActor(opts: AgentActorOptions = {}): AgentActor {
     stats,
     async start(env) {
       const options = opts.options ? validateLoopOptions(opts.options) : loopOptionsOf(env.config);
-      let policy = opts.policy;
-      if (!policy) {
-        const lease = await leasePolicy(options.policy, env.conn, env.log);
-        cleanups.push(() => lease.release());
-        policy = lease.policy;
-      }
-      let sandbox = opts.sandbox;
-      if (!sandbox) {
-        const lease = leaseSandbox(options.sandbox, env.conn.nc);
-        cleanups.push(() => lease.release());
-        sandbox = lease.sandbox;
-      }
+      const { policy, sandbox } = await leasePolicyAndSandbox(env, options, opts, cleanups);
       deps = { policy, sandbox, options };
     },
     async handle(job, ctx) {

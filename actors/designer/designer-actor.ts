@@ -1,5 +1,6 @@
 // The designer role: pulls design jobs and runs design() with the process's shared policy, a sandbox, the
 // environment memory and the corpus, all opened in start() (or injected, for tests and embedding).
+import { leasePolicyAndSandbox } from '../loop-leases.js';
 import { awaitPolicyVersion } from '../policy/await-version.js';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
@@ -7,9 +8,7 @@ import { consumerFor } from '../../runtime/topology.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
 import { DesignJob, RolloutJob } from '../messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop-options.js';
-import { leaseSandbox } from '../loop-sandbox.js';
 import { MemoryStore } from '../memory/memory-store.js';
-import { leasePolicy } from '../policy/shared.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { unpackInts } from '../packed.js';
@@ -50,18 +49,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
 
   async function open(env: ActorEnv): Promise<DesignerDeps> {
     const options: LoopOptions = opts.options ? validateLoopOptions(opts.options) : loopOptionsOf(env.config);
-    let policy = opts.policy;
-    if (!policy) {
-      const lease = await leasePolicy(options.policy, env.conn, env.log);
-      cleanups.push(() => lease.release());
-      policy = lease.policy;
-    }
-    let sandbox = opts.sandbox;
-    if (!sandbox) {
-      const lease = leaseSandbox(options.sandbox, env.conn.nc);
-      cleanups.push(() => lease.release());
-      sandbox = lease.sandbox;
-    }
+    const { policy, sandbox } = await leasePolicyAndSandbox(env, options, opts, cleanups);
     const memory = await MemoryStore.open(env.conn, env.log);
     await memory.sync(); // the complete view before the first job; the watch keeps it current
     await memory.watch();
