@@ -217,6 +217,16 @@ function weightInputs(g: Graph, c: ResolvedDecoderConfig): Params {
   return new Map([...parameterShapes(c)].map(([n, s]) => [n, g.input(n, g.float, s)]));
 }
 
+function weightConstants(g: Graph, c: ResolvedDecoderConfig, weights: ReadonlyMap<string, Float32Array | Float64Array>): Params {
+  const ArrayOf = g.float === 'float64' ? Float64Array : Float32Array;
+  return new Map([...parameterShapes(c)].map(([n, s]) => {
+    const w = weights.get(n);
+    const size = s.reduce((a, b) => a * b, 1);
+    if (!(w instanceof ArrayOf) || w.length !== size) throw new ModelOptionError(`weights.${n}`, `a ${ArrayOf.name} of ${size} values`, w ? `${w.constructor.name}(${w.length})` : 'missing');
+    return [n, g.constant(w, g.float, s)];
+  }));
+}
+
 // ------------------------------------------------------------------ the two graphs
 
 export interface TrainingGraph {
@@ -278,6 +288,11 @@ export interface SamplingGraphOptions {
    * Same inputs, outputs and results as the general graph with S = 1, in fewer onnxruntime nodes.
    */
   decode?: boolean;
+  /**
+   * Bake these weights in as initializers instead of taking them as inputs: onnxruntime then prepacks them, and a
+   * step no longer marshals ~40 weight feeds. The graph is for this one weights version.
+   */
+  weights?: ReadonlyMap<string, Float32Array | Float64Array>;
 }
 
 /**
@@ -295,7 +310,7 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const tokens = g.input('tokens', 'int64', ['B', S]);
   const positions = g.input('positions', 'int64', ['B', S]);
   const biasIn = g.input('attn_bias', dtype, ['B', S, options.decode ? 'P+1' : 'P+S']);
-  const p = weightInputs(g, c);
+  const p = options.weights ? weightConstants(g, c, options.weights) : weightInputs(g, c);
   // Queries carry attention's 1/sqrt(D) in their rotary tables, which saves a Mul over the scores.
   const tables = { q: ropePairTables(g, c, 1 / Math.sqrt(D)), k: ropePairTables(g, c, 1) };
   const atPositions = (t: Tensor): Tensor => t.gather(positions).reshape(['B', S, 1, D / 2, 2]); // (B, S, 1, D/2, 2)

@@ -18,15 +18,23 @@ export interface SamplerOptions {
   /** Token ids that end a generation (e.g. the end-of-turn special token); they are kept in the output tokens. */
   stopTokens?: number[];
   seed?: number;
+  /**
+   * Bake each weights version into the decode graph (ModelSession.bakeWeights): 1.2-1.7x faster decode steps, for
+   * ~120 ms of building per version (started when the weights arrive, awaited before their first decode step, so
+   * every decode step of a version runs the same graph and results do not depend on timing). The weight arrays
+   * must then not change in place: new weights come through setWeights.
+   */
+  bakeWeights?: boolean;
 }
 
-export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0 };
+export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0, bakeWeights: true };
 
 export function validateSamplerOptions(o: SamplerOptions = {}): Required<SamplerOptions> {
   const r = { ...DEFAULT_SAMPLER_OPTIONS, ...o };
   if (!Number.isInteger(r.maxBatch) || r.maxBatch < 1) throw new ModelOptionError('maxBatch', 'a positive integer', r.maxBatch);
   if (!Array.isArray(r.stopTokens) || r.stopTokens.some((t) => !Number.isInteger(t))) throw new ModelOptionError('stopTokens', 'an array of token ids', r.stopTokens);
   if (!Number.isInteger(r.seed)) throw new ModelOptionError('seed', 'an integer', r.seed);
+  if (typeof r.bakeWeights !== 'boolean') throw new ModelOptionError('bakeWeights', 'a boolean', r.bakeWeights);
   return r;
 }
 
@@ -87,6 +95,8 @@ export class Sampler {
   steps = 0;
   /** Called after every decode step with the step count; lets callers act between steps without polling. */
   onStep: ((steps: number) => void) | null = null;
+  /** Why the last weights version could not be baked (steps then feed the weights, as without baking). */
+  bakeError: unknown = null;
 
   constructor(private readonly session: ModelSession, weights: Weights, version: number, private readonly codec: TextCodec | null = null, options: SamplerOptions = {}) {
     this.options = validateSamplerOptions(options);
@@ -95,6 +105,13 @@ export class Sampler {
     this.uniform = seededUniform(this.options.seed);
     const c = session.config;
     this.batch = new KvBatch(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
+    void this.bake(weights);
+  }
+
+  /** Starts (or joins) baking; resolves once the decode graph for these weights is ready or failed (then fed). */
+  private bake(weights: Weights): Promise<void> {
+    if (!this.options.bakeWeights) return Promise.resolve();
+    return this.session.bakeWeights(weights).then(() => { this.bakeError = null; }, (err: unknown) => { this.bakeError = err; });
   }
 
   get policyVersion(): number { return this.next?.version ?? this.version; }
@@ -104,6 +121,7 @@ export class Sampler {
   setWeights(weights: Weights, version: number): void {
     if (version <= this.policyVersion) throw new StaleWeightsError(this.policyVersion, version);
     this.next = { weights, version };
+    void this.bake(weights);
   }
 
   /** Resolves when the generation ends (also when cancelled); rejects on bad requests, close() or engine failure. */
@@ -273,6 +291,7 @@ export class Sampler {
   }
 
   private async decode(): Promise<void> {
+    await this.bake(this.weights); // at once when baked; another sampler on this session may have baked other weights
     const B = this.rows.length;
     this.batch.reserve();
     const r = await this.session.step({

@@ -3,6 +3,7 @@
 // Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
 import ort from 'onnxruntime-node';
 import { buildSamplingGraph, buildTrainingGraph, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
+import { BakedDecode } from './baked-decode.js';
 import { ModelOptionError } from './errors.js';
 import { GraphRunError, GraphRunner, emit, type RunnerOptions } from './graph/index.js';
 
@@ -90,6 +91,7 @@ export class ModelSession {
     /** The decode graph on one intra-op thread, for steps of at most `singleThreadDecodeRows` rows (null: decodeRunner serves all). */
     readonly smallDecodeRunner: GraphRunner | null = null,
     readonly singleThreadDecodeRows = 0,
+    private readonly baked: BakedDecode | null = null,
   ) {
     this.shapes = parameterShapes(config);
   }
@@ -115,7 +117,8 @@ export class ModelSession {
       decode = await GraphRunner.create(decodeGraph, o);
       if (o.singleThreadDecodeRows > 0 && o.intraOpNumThreads !== 1) smallDecode = await GraphRunner.create(decodeGraph, { ...o, intraOpNumThreads: 1 });
     }
-    return new ModelSession(c, o.dtype, train, score, sample, decode, smallDecode, o.singleThreadDecodeRows);
+    const baked = decode ? new BakedDecode(c, o.dtype, o, smallDecode !== null) : null;
+    return new ModelSession(c, o.dtype, train, score, sample, decode, smallDecode, o.singleThreadDecodeRows, baked);
   }
 
   /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
@@ -172,6 +175,16 @@ export class ModelSession {
     return { k: Array.from({ length: layers }, make), v: Array.from({ length: layers }, make) };
   }
 
+  /**
+   * Compiles the decode graph with these weights baked in (see baked-decode.ts); decode steps given this same Map
+   * then use it, other steps and other weights keep feeding weights. Resolves when it is ready. The arrays must
+   * not change in place afterwards (new weights come as a new Map, as Sampler.setWeights gets them). One version
+   * is kept: baking another releases the previous once its running steps end.
+   */
+  bakeWeights(weights: Weights): Promise<void> {
+    return this.baked?.bake(weights) ?? Promise.resolve();
+  }
+
   async step(step: SampleStep, weights: Weights): Promise<SampleResult> {
     if (!this.sampleRunner) throw new GraphRunError('this session was created without the sampling graph');
     const { batch: B, steps: S } = step;
@@ -182,18 +195,25 @@ export class ModelSession {
       if (p < 0n || p >= BigInt(this.config.contextLength)) throw new ModelOptionError('positions', `values in [0, ${this.config.contextLength})`, Number(p));
     }
     if (step.bias.length !== B * S * (P + S)) throw new ModelOptionError('bias', `${B * S * (P + S)} values (B x S x (P+S))`, `${step.bias.length} values`);
-    const feeds: Record<string, ort.Tensor> = {
-      ...this.weightFeeds(weights),
-      tokens: new ort.Tensor('int64', step.tokens, [B, S]),
-      positions: new ort.Tensor('int64', step.positions, [B, S]),
-      attn_bias: new ort.Tensor(this.dtype, step.bias, [B, S, P + S]),
-    };
-    for (let i = 0; i < this.config.layers; i++) {
-      feeds[`past.${i}.k`] = step.past.k[i]!;
-      feeds[`past.${i}.v`] = step.past.v[i]!;
+    const small = this.singleThreadDecodeRows > 0 && B <= this.singleThreadDecodeRows;
+    const baked = S === 1 ? this.baked?.acquire(weights, small) ?? null : null;
+    let out: Record<string, ort.Tensor>;
+    try {
+      const feeds: Record<string, ort.Tensor> = {
+        ...(baked ? {} : this.weightFeeds(weights)),
+        tokens: new ort.Tensor('int64', step.tokens, [B, S]),
+        positions: new ort.Tensor('int64', step.positions, [B, S]),
+        attn_bias: new ort.Tensor(this.dtype, step.bias, [B, S, P + S]),
+      };
+      for (let i = 0; i < this.config.layers; i++) {
+        feeds[`past.${i}.k`] = step.past.k[i]!;
+        feeds[`past.${i}.v`] = step.past.v[i]!;
+      }
+      const runner = baked?.runner ?? (S !== 1 || !this.decodeRunner ? this.sampleRunner : this.smallDecodeRunner && small ? this.smallDecodeRunner : this.decodeRunner);
+      out = await runner.run(feeds);
+    } finally {
+      baked?.done();
     }
-    const runner = S !== 1 || !this.decodeRunner ? this.sampleRunner : this.smallDecodeRunner && B <= this.singleThreadDecodeRows ? this.smallDecodeRunner : this.decodeRunner;
-    const out = await runner.run(feeds);
     const fresh: KvCache = { k: [], v: [] };
     for (let i = 0; i < this.config.layers; i++) {
       fresh.k.push(out[`new.${i}.k`]!);
@@ -214,5 +234,6 @@ export class ModelSession {
     await this.sampleRunner?.release();
     await this.decodeRunner?.release();
     await this.smallDecodeRunner?.release();
+    await this.baked?.release();
   }
 }

@@ -57,7 +57,8 @@ export class GraphRunner {
         logSeverityLevel: 3,
         extra: { session: { intra_op: { allow_spinning: o.allowSpinning ? '1' : '0' } } },
       });
-      return new GraphRunner(graph, session);
+      // The runner needs the signature only; dropping the model bytes frees a copy of any baked-in weights.
+      return new GraphRunner({ ...graph, bytes: new Uint8Array(0) }, session);
     } catch (err) {
       throw new GraphRunError(`onnxruntime rejected the graph: ${(err as Error).message}`, { nodes: graph.nodeCount }, err);
     }
