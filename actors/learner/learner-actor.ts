@@ -41,6 +41,8 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
       // One update per iteration, as the coordinator counts versions; a lost batch holds it up at most 10 s of quiet.
       const run = { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 };
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
+      // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
+      if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
       const ttl = validateLearnerOptions(o).lockTtlMs;
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
