@@ -69,7 +69,7 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   weightDecay: 0.01,
   seed: 1,
   agentFraction: 0.15,
-  maxModuleTokens: 900,
+  maxModuleTokens: 1030,
   planBy: 'clock',
   replanEvery: 25,
   maxMemory: 3,
