@@ -82,9 +82,9 @@ export class ActorHost {
       const inputs = [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])];
       if (inputs.length > 0 && actor.handle) {
         for (const input of inputs) {
-          const consumer = await conn.js.consumers.get(input.consumer.stream, durableName(input.consumer.role));
-          const messages = await consumer.consume({ max_messages: roleConfig.concurrency, expires: 30_000 });
-          r.pulls.push({ messages, loop: this.pull(r, messages, input) });
+          const pull = { messages: await this.consume(input, roleConfig.concurrency), loop: Promise.resolve() };
+          pull.loop = this.keepPulling(r, pull, input);
+          r.pulls.push(pull);
         }
         // One timer per actor, not two per message: in-progress acks for long work and task timeouts.
         r.sweeper = setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(config.delivery.ackWaitMs / 3))));
@@ -98,6 +98,31 @@ export class ActorHost {
       draining: this.draining,
     }));
     await this.membership.start();
+  }
+
+  private async consume(input: ActorInput<unknown>, concurrency: number): Promise<ConsumerMessages> {
+    const consumer = await this.opts.conn.js.consumers.get(input.consumer.stream, durableName(input.consumer.role));
+    return consumer.consume({ max_messages: concurrency, expires: 30_000, abort_on_missing_resource: true });
+  }
+
+  /** Pulls until the host drains; if the subscription fails (consumer deleted, server gone) it is re-created. */
+  private async keepPulling(r: Running, pull: { messages: ConsumerMessages }, input: ActorInput<unknown>): Promise<void> {
+    for (;;) {
+      try {
+        await this.pull(r, pull.messages, input);
+      } catch (err) {
+        if (this.draining) return;
+        this.log(`[${r.env.role}] pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing in 1 s`);
+      }
+      if (this.draining) return;
+      await new Promise((res) => setTimeout(res, 1_000));
+      if (this.draining) return;
+      try {
+        pull.messages = await this.consume(input, r.env.roleConfig.concurrency);
+      } catch (err) {
+        this.log(`[${r.env.role}] cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
+      }
+    }
   }
 
   private async pull(r: Running, messages: ConsumerMessages, input: ActorInput<unknown>): Promise<void> {
