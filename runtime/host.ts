@@ -107,20 +107,30 @@ export class ActorHost {
 
   /** Pulls until the host drains; if the subscription fails (consumer deleted, server gone) it is re-created. */
   private async keepPulling(r: Running, pull: { messages: ConsumerMessages }, input: ActorInput<unknown>): Promise<void> {
+    // Retries every second, but says so once per distinct failure (and once a minute), not once a second.
+    let last = '';
+    let lastAt = 0;
+    const say = (line: string) => {
+      if (line === last && Date.now() - lastAt < 60_000) return;
+      last = line;
+      lastAt = Date.now();
+      this.log(`[${r.env.role}] ${line}`);
+    };
     for (;;) {
       try {
         await this.pull(r, pull.messages, input);
       } catch (err) {
         if (this.draining) return;
-        this.log(`[${r.env.role}] pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing in 1 s`);
+        say(`pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing every second`);
       }
       if (this.draining) return;
       await new Promise((res) => setTimeout(res, 1_000));
       if (this.draining) return;
       try {
         pull.messages = await this.consume(input, r.env.roleConfig.concurrency);
+        if (last) say(`re-subscribed to ${input.consumer.stream}`);
       } catch (err) {
-        this.log(`[${r.env.role}] cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
+        say(`cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
       }
     }
   }
