@@ -88,7 +88,7 @@ export type LoopOptionsInput = DeepPartial<LoopOptions>;
 export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 4,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
-  designer: { maxTokens: 1024, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
+  designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
   agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
