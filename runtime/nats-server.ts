@@ -78,7 +78,12 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
     if (opts.cluster.routes?.length) args.push('--routes', opts.cluster.routes.join(','));
   }
   const log = createWriteStream(opts.logFile ?? join(opts.storeDir, 'nats-server.log'), { flags: 'a' });
-  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C reaches the host, which drains over NATS and then stops the
+  // server itself; in the host's group the server would die first and the drain would have nothing to talk to.
+  const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const timeoutMs = opts.startTimeoutMs ?? 15_000;
 
   return new Promise((resolve, reject) => {

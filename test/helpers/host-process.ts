@@ -13,11 +13,13 @@ export interface HostProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnHost(t: Teardown, args: string[], env: NodeJS.ProcessEnv = {}): HostProcess {
+export function spawnHost(t: Teardown, args: string[], env: NodeJS.ProcessEnv = {}, opts: { ownProcessGroup?: boolean } = {}): HostProcess {
   const child = spawn(process.execPath, [repoPath('runtime/start.js'), ...args], {
     cwd: repoPath(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, like a program started from a terminal (Ctrl-C signals the whole group).
+    detached: opts.ownProcessGroup === true,
   });
   let out = '';
   const waiters: Array<() => void> = [];
