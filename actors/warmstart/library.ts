@@ -1,11 +1,11 @@
 // The shipped environment library as warm-start material: each module's source, family and spec, and a Node vm
 // copy of the module (kit loaded, Math.random seeded per reset like the sandbox) to ask its oracle for actions.
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { repoPath } from '../../runtime/paths.js';
 import { FIXED_EPOCH_MS, makeRandom } from '../../sandbox/index.js';
 import { WarmStartDataError } from './errors.js';
+import { loadLibraryEnvs } from '../designer/library-envs.js';
 
 export const LIBRARY_FAMILIES = ['reasoning', 'tools', 'games'] as const;
 export type LibraryFamily = (typeof LIBRARY_FAMILIES)[number];
@@ -33,15 +33,11 @@ export interface VmEnv {
 
 let kitSource: string | undefined;
 
-/** Every library module, in family then file order. */
+/** Every library module, in family then file order (read by the designer's fixed-environment loader). */
 export function loadLibrary(root = repoPath('envs', 'library')): LibraryEnv[] {
+  const all = loadLibraryEnvs(root);
   return LIBRARY_FAMILIES.flatMap((family) =>
-    readdirSync(`${root}/${family}`).filter((f) => f.endsWith('.js')).sort().map((f) => {
-      const code = readFileSync(`${root}/${family}/${f}`, 'utf8');
-      const name = basename(f, '.js');
-      const { spec } = evaluate(code, name, { current: () => 0 });
-      return { name, family, code, spec: spec as LibrarySpec };
-    }));
+    all.filter((e) => e.family === family).map(({ name, code }) => ({ name, family, code, spec: evaluate(code, name, { current: () => 0 }).spec as LibrarySpec })));
 }
 
 // ES module syntax becomes a script whose last expression hands back the three exports.
