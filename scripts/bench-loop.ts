@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { repoPath } from '../runtime/paths.js';
 
 const ITERATIONS = Number(process.env.BENCH_LOOP_ITERATIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_LOOP_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_LOOP_ROUNDS ?? 3);
 const DESIGNS = Number(process.env.BENCH_LOOP_DESIGNS ?? 4);
 const K = Number(process.env.BENCH_LOOP_K ?? 4);
 const ETAS = [0, 2];
@@ -79,7 +79,11 @@ function runOnce(eta: number): Promise<RunFigures> {
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The middle value; with an even count the mean of the middle two (not the upper one, which would flatter both). */
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 async function main(): Promise<void> {
   process.stderr.write(`bench:loop — ${ITERATIONS} iterations × ${DESIGNS} environments × 2k=${2 * K} episodes, η ∈ {0, 2}, ${ROUNDS} rounds, alternating\n`);

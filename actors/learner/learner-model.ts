@@ -1,5 +1,6 @@
 // Where the learner's model comes from at start: its own latest checkpoint (resume), else a base checkpoint
-// (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer.
+// (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
+// thread (ownThread, the default) or on this one.
 import {
   AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
@@ -8,10 +9,11 @@ import { LearnerStateError } from './errors.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import type { ResolvedLearnerOptions } from './options.js';
 import { PolicyTrainer } from './policy-trainer.js';
+import { LocalTrainer, ThreadTrainer, type TrainerHandle } from './trainer-thread.js';
 
 export interface LoadedLearnerModel {
   config: ResolvedDecoderConfig;
-  trainer: PolicyTrainer;
+  trainer: TrainerHandle;
   tokenizer: Tokenizer;
   state: LearnerState;
   /** 'resume' | 'init-checkpoint' | 'fresh'. */
@@ -51,9 +53,15 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
       throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
   }
-  const session = await ModelSession.create(config, { graphs: ['train', 'score'], intraOpNumThreads: threads, allowSpinning: false });
-  const optimizer = new AdamW(o.adamw);
-  if (optimizerState) optimizer.loadState(optimizerState);
-  const trainer = new PolicyTrainer(session, params, optimizer, { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, epochs: o.epochs, microBatchTokens: o.microBatchTokens });
+  const trainerOptions = { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, epochs: o.epochs, microBatchTokens: o.microBatchTokens };
+  let trainer: TrainerHandle;
+  if (o.ownThread) {
+    trainer = await ThreadTrainer.start({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads });
+  } else {
+    const session = await ModelSession.create(config, { graphs: ['train', 'score'], intraOpNumThreads: threads, allowSpinning: false });
+    const optimizer = new AdamW(o.adamw);
+    if (optimizerState) optimizer.loadState(optimizerState);
+    trainer = new LocalTrainer(new PolicyTrainer(session, params, optimizer, trainerOptions));
+  }
   return { config, trainer, tokenizer, state, origin };
 }

@@ -17,7 +17,8 @@ import { saveLearnerCheckpoint } from './learner-checkpoint.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 import { loadLearnerModel } from './learner-model.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
-import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import type { UpdateStats } from './policy-trainer.js';
+import type { TrainerHandle } from './trainer-thread.js';
 import { selectMinibatch, type Buffered } from './minibatch.js';
 import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
 
@@ -63,7 +64,7 @@ export class Learner {
     readonly options: ResolvedLearnerOptions,
     private readonly deps: LearnerDeps,
     readonly config: ResolvedDecoderConfig,
-    readonly trainer: PolicyTrainer,
+    readonly trainer: TrainerHandle,
     private readonly tokenizer: Tokenizer,
     private readonly accounting: AccountingLog,
     private readonly publisher: WeightPublisher,
@@ -266,7 +267,7 @@ export class Learner {
 
   /** The report of an update whose trajectories all had zero advantage: no compute, no optimizer step. */
   private idleUpdate(): UpdateStats {
-    const step = this.trainer.optimizer.step;
+    const step = this.trainer.step;
     return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0 };
   }
 
@@ -274,7 +275,7 @@ export class Learner {
   private async publish(version: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.publisher.publish(this.trainer.weights, { version, step: this.trainer.optimizer.step });
+        await this.publisher.publish(await this.trainer.weights(), { version, step: this.trainer.step });
         break;
       } catch (err) {
         if (!isWeightTransportError(err) || attempt >= 5) throw err;
@@ -292,9 +293,10 @@ export class Learner {
     // Messages this checkpoint covers are acked right after it: record the highest of their stream sequences.
     for (const p of this.pending) if (p.ids.every((id) => this.accounting.seen(id))) this.stats.lastStreamSeq = Math.max(this.stats.lastStreamSeq, p.msg.info.streamSequence);
     const { version, updates, applied, dropped, lastStreamSeq } = this.stats;
+    const trained = await this.trainer.state();
     await saveLearnerCheckpoint(this.deps.stateDir, {
-      state: { version, updates, applied, dropped, lastStreamSeq }, model: { ...this.config }, params: this.trainer.weights,
-      shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: this.trainer.optimizer.exportState(),
+      state: { version, updates, applied, dropped, lastStreamSeq }, model: { ...this.config }, params: trained.weights,
+      shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
     }, this.options.keepCheckpoints);
     this.checkpointedAt = updates;
     this.accounting.checkpointed();
@@ -317,7 +319,7 @@ export class Learner {
     for (const p of this.pending) p.msg.nak();
     this.pending = [];
     await this.accounting.close();
-    await this.trainer.session.release();
+    await this.trainer.close();
   }
 
   /** A crash, for tests: stop at once, write nothing more, ack nothing; unacked messages come back after ack_wait. */
@@ -330,6 +332,6 @@ export class Learner {
     await Promise.all(this.loops);
     this.pending = [];
     await this.accounting.close();
-    await this.trainer.session.release();
+    await this.trainer.close();
   }
 }

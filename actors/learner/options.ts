@@ -42,6 +42,12 @@ export interface LearnerOptions {
   /** Checkpoints kept on disk. */
   keepCheckpoints?: number;
   adamw?: AdamWOptions;
+  /**
+   * Run the trainer (onnxruntime compute, optimizer) on its own worker thread, so that updates overlap the
+   * samplers and actors of the same process (onnxruntime-node runs a session on the calling thread). false = on
+   * the host's main thread, where an update blocks everything else in the process while it runs.
+   */
+  ownThread?: boolean;
   /** onnxruntime intra-op threads (0 = the role's `threads`, else all cores). */
   threads?: number;
   /** Pull batch size of the consumer. */
@@ -76,6 +82,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   keepCheckpoints: 2,
   // The warm start trains at 2e-3; RL steps are noisier and act on a policy worth keeping: 20x smaller.
   adamw: { schedule: { peakLr: 1e-4, warmupSteps: 5, decaySteps: 100_000, minLr: 1e-5 }, weightDecay: 0, maxGradNorm: 1 },
+  ownThread: true,
   threads: 0,
   pullBatch: 64,
   skipZeroAdvantage: true,
@@ -91,6 +98,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
   };
   for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
     ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100]] as const) int(f, min);
+  if (typeof o.ownThread !== 'boolean') throw new LearnerOptionsError('ownThread', 'true or false', o.ownThread);
   if (typeof o.trainOnStop !== 'boolean') throw new LearnerOptionsError('trainOnStop', 'true or false', o.trainOnStop);
   if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
   if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);

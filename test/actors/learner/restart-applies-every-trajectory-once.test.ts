@@ -67,7 +67,12 @@ t.test('crash after an unsaved update, resume, every trajectory applied exactly 
   t.same([...counts.values()].filter((n) => n !== 1), [], 'no trajectory applied twice');
   t.same([...counts.keys()].sort(), [...all].sort(), 'none lost');
   t.same(lines.filter((l) => l.kind === 'drop'), [], 'none dropped');
-  t.same(lines.filter((l) => l.kind === 'update').map((l) => (l.kind === 'update' ? l.update : 0)), [1, 2, 3, 4, 5, 6], 'update 3 redone once');
+  // How the resumed learner groups the rest into updates depends on when the crashed learner's unacked messages
+  // come back (after ack_wait), so the count is not fixed; the numbering is: the rolled-back update 3 was cut from
+  // the log and redone once.
+  const numbers = lines.flatMap((l) => (l.kind === 'update' ? [l.update] : []));
+  t.same(numbers, numbers.map((_, i) => i + 1), `update numbers run 1..N once each: ${numbers.join(' ')}`);
+  t.ok(numbers.length >= (BATCHES * PER_BATCH) / 4, 'at least one update per 4 trajectories');
   t.ok(lostIds.every((id) => applied.includes(id)), 'the rolled-back trajectories were applied again after the restart');
   t.equal(second[0]!.update, 3);
 
