@@ -33,6 +33,8 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
   let learner: Learner | null = null;
   let lock: LearnerLock | null = null;
   let standby: Promise<void> | null = null;
+  /** A learner being restarted after a failed update (stop() waits for it, then stops it). */
+  let restarting: Promise<void> | null = null;
   const ac = new AbortController();
   return {
     role: 'learner',
@@ -43,16 +45,34 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
       if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
-      const ttl = validateLearnerOptions(o).lockTtlMs;
+      const { lockTtlMs: ttl, maxRestarts } = validateLearnerOptions(o);
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
-      const launch = async (l: LearnerLock): Promise<void> => {
-        lock = l;
+      let restarts = 0;
+      const create = async (): Promise<void> => {
         learner = await Learner.create({
           conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
           threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
+          onFailure,
         }, o);
         await learner.start();
+      };
+      // A failed update leaves the weights half-updated: the learner stopped like a crash (nothing more acked), so a
+      // new one resumes from the last checkpoint and the unacked trajectories come back to it after ack_wait.
+      const onFailure = (err: Error): void => {
+        if (ac.signal.aborted) return;
+        if (restarts >= maxRestarts) {
+          env.log(`learner: update failed after ${restarts} restart(s), stopping the host: ${err.message}`);
+          env.requestShutdown(`the learner failed ${restarts + 1} time(s) (loop.learner.maxRestarts = ${maxRestarts}): ${err.message}`);
+          return;
+        }
+        restarts++;
+        env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${restarts} of ${maxRestarts})`);
+        restarting = create().catch((e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
+      };
+      const launch = async (l: LearnerLock): Promise<void> => {
+        lock = l;
+        await create();
       };
       // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
       const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);
@@ -65,6 +85,7 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
     async stop() {
       ac.abort();
       await standby;
+      await restarting;
       await (learner as Learner | null)?.stop();
       await (lock as LearnerLock | null)?.release();
     },

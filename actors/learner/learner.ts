@@ -35,6 +35,8 @@ export interface LearnerDeps {
   log?: (line: string) => void;
   /** Called after each update (tests, benchmarks). */
   onUpdate?: (report: UpdateReport) => void;
+  /** Called once when the learner stopped itself because an update failed (after it stopped like a crash). */
+  onFailure?: (err: Error) => void;
 }
 
 interface Pending {
@@ -226,7 +228,7 @@ export class Learner {
         // The weights may be half-updated: stop like a crash; unacked work returns to a restarted learner.
         this.stats.error = (err as Error).message;
         this.log(`learner: update failed, stopping without checkpoint (restart the learner to resume): ${(err as Error).stack ?? String(err)}`);
-        void this.crash();
+        void this.crash().then(() => this.deps.onFailure?.(err as Error));
         return;
       }
     }

@@ -54,6 +54,11 @@ export interface LearnerOptions {
   pullBatch?: number;
   /** On a graceful stop, train what is buffered (one last update) before the final checkpoint. */
   trainOnStop?: boolean;
+  /**
+   * The actor restarts a learner whose update failed (a trainer thread that died, an onnxruntime error) from its
+   * last checkpoint, at most this many times in a run; after that it asks the host to stop.
+   */
+  maxRestarts?: number;
   /** The learner lock's lease (actor): a standby takes over after this long without a refresh. */
   lockTtlMs?: number;
   /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
@@ -87,6 +92,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   pullBatch: 64,
   skipZeroAdvantage: true,
   lockTtlMs: 15_000,
+  maxRestarts: 3,
   trainOnStop: true,
 };
 
@@ -97,7 +103,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLe
     if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) throw new LearnerOptionsError(f, `an integer >= ${min}`, v);
   };
   for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
-    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100]] as const) int(f, min);
+    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100], ['maxRestarts', 0]] as const) int(f, min);
   if (typeof o.ownThread !== 'boolean') throw new LearnerOptionsError('ownThread', 'true or false', o.ownThread);
   if (typeof o.trainOnStop !== 'boolean') throw new LearnerOptionsError('trainOnStop', 'true or false', o.trainOnStop);
   if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
