@@ -1,7 +1,7 @@
 // `npm run bench:loop`: the same short self-play configuration run synchronously (η = 0) and asynchronously
 // (η = 2), side by side, each as a real `node runtime/start.js --role all` host on its own embedded nats-server.
 // Prints steady-state trajectories/s (after the first iteration), learner busy fraction and staleness (mean, p99, max) for both and the ratio; ends with
-// one JSON line. Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K.
+// one JSON line. Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K, BENCH_LOOP_SET.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ const SETTINGS = [
   // whether the learner's work overlaps the samplers' (η = 2) or waits for it (η = 0).
   `loop.policy.threads=${process.env.BENCH_LOOP_SAMPLER_THREADS ?? 1}`,
   `loop.learner.threads=${process.env.BENCH_LOOP_LEARNER_THREADS ?? 1}`,
+  // Extra `--set` entries for both runs, separated by ';' (e.g. BENCH_LOOP_SET='loop.learner.ownThread=false').
+  ...(process.env.BENCH_LOOP_SET ?? '').split(';').map((x) => x.trim()).filter((x) => x.length > 0),
 ];
 
 interface RunFigures {
