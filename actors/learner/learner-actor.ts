@@ -9,6 +9,7 @@ import { repoPath } from '../../runtime/paths.js';
 import { loopOptionsOf, type LoopOptions } from '../loop-options.js';
 import { LearnerLock } from './learner-lock.js';
 import { Learner } from './learner.js';
+import { pipelineWorkInFlight } from './work-in-flight.js';
 import { validateLearnerOptions, type LearnerOptions } from './options.js';
 import { BUCKETS } from '../../runtime/subjects.js';
 
@@ -40,7 +41,8 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
     role: 'learner',
     learner: () => learner,
     async start(env) {
-      // One update per iteration, as the coordinator counts versions; a lost batch holds it up at most 10 s of quiet.
+      // One update per iteration, as the coordinator counts versions; a lost batch (nothing left in the pipeline that
+      // could produce it) holds it up for 10 s of quiet.
       const run = { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 };
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
@@ -53,7 +55,7 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
         learner = await Learner.create({
           conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
           threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-          onFailure,
+          onFailure, workInFlight: pipelineWorkInFlight(env.conn),
         }, o);
         await learner.start();
       };

@@ -19,7 +19,7 @@ import { loadLearnerModel } from './learner-model.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
 import type { UpdateStats } from './policy-trainer.js';
 import type { TrainerHandle } from './trainer-thread.js';
-import { selectMinibatch, type Buffered } from './minibatch.js';
+import { selectMinibatch, type Buffered, type Selection } from './minibatch.js';
 import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
 
 export interface LearnerDeps {
@@ -35,6 +35,12 @@ export interface LearnerDeps {
   log?: (line: string) => void;
   /** Called after each update (tests, benchmarks). */
   onUpdate?: (report: UpdateReport) => void;
+  /**
+   * Jobs still in the pipeline that can yet produce labeled batches (the actor counts pending and unacked design,
+   * rollout and evaluation messages). When given, a quiet buffer is flushed only once this is 0: a batch that is
+   * merely slow (a long designer sample) is waited for, and only a lost one (dead-lettered) is given up on.
+   */
+  workInFlight?: () => Promise<number>;
   /** Called once when the learner stopped itself because an update failed (after it stopped like a crash). */
   onFailure?: (err: Error) => void;
 }
@@ -209,7 +215,7 @@ export class Learner {
     while (!this.stopping) {
       // Stragglers of an iteration already trained (after a flush) count as complete: they never wait again.
       const batchesOf = (i: number): number => (i <= this.trainedThrough ? Infinity : this.iterationBatches.get(i)?.size ?? 0);
-      const sel = selectMinibatch(this.buffer, batchesOf, Date.now() - this.lastArrival, this.options);
+      const sel = await this.select(batchesOf);
       if ('waitMs' in sel) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, sel.waitMs);
@@ -232,6 +238,25 @@ export class Learner {
         return;
       }
     }
+  }
+
+  /** The next minibatch, or how long to wait; a flush of an incomplete buffer waits while work is in flight. */
+  private async select(batchesOf: (i: number) => number): Promise<Selection> {
+    const quiet = Date.now() - this.lastArrival;
+    const flushAt = this.options.flushAfterMs;
+    const ready = selectMinibatch(this.buffer, batchesOf, Math.min(quiet, flushAt - 1), this.options);
+    if ('take' in ready || quiet < flushAt || this.buffer.length === 0) return ready;
+    const busy = this.deps.workInFlight ? await this.deps.workInFlight().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) : 0;
+    if (busy > 0) {
+      this.lastArrival = Date.now(); // quiet, but the rest can still come: wait another period
+      return { waitMs: flushAt };
+    }
+    const sel = selectMinibatch(this.buffer, batchesOf, quiet, this.options);
+    if ('take' in sel) {
+      const its = [...new Set(sel.take.map((b) => b.iteration))];
+      this.log(`learner: flushing ${sel.take.length} trajectories (iteration ${its.join(', ')}, ${its.map(batchesOf).join(', ')} of ${this.options.iterationBatches || '-'} batches) after ${(quiet / 1000).toFixed(1)} s quiet with no work in flight`);
+    }
+    return sel;
   }
 
   private async update(items: Buffered[]): Promise<void> {

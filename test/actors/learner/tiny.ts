@@ -20,9 +20,9 @@ export function traj(trajId: string, tokens: number[], advantage: number, versio
   };
 }
 
-/** Publishes one LabeledBatch holding `trajectories` (msgId from the batch id, as the evaluator does). */
-export async function publishBatch(conn: Connection, batchId: string, trajectories: Labeled[]): Promise<void> {
-  const body = { batchId, envId: batchId, iteration: 0, accepted: true, designerReward: 0, trajectories };
+/** Publishes one LabeledBatch of `iteration` holding `trajectories` (msgId from the batch id, as the evaluator does). */
+export async function publishBatch(conn: Connection, batchId: string, trajectories: Labeled[], iteration = 0): Promise<void> {
+  const body = { batchId, envId: batchId, iteration, accepted: true, designerReward: 0, trajectories };
   await conn.js.publish(SUBJECTS.trajLabeled, encode(LabeledBatch, body), { msgID: `traj.labeled:${batchId}` });
 }
 
