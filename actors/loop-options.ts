@@ -61,6 +61,11 @@ export interface LoopOptions {
     threads: number;
     /** Follow published weights (KV policy record + object store). */
     weightSync: boolean;
+    /**
+     * Decode on a worker thread of its own (onnxruntime-node runs each step synchronously on the calling thread),
+     * so the host's actors, sandbox client and NATS client run while the model decodes. false = on the main thread.
+     */
+    ownThread: boolean;
   };
   corpus: {
     /** JSONL files or directories; empty = the shipped default corpus. */
@@ -93,7 +98,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
-    init: { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true,
+    init: { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
   },
   corpus: { paths: [] },
   library: '',
@@ -162,6 +167,7 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
   int('loop.policy.seed', p.seed, 0);
   int('loop.policy.threads', p.threads, 0, 1024);
   bool('loop.policy.weightSync', p.weightSync);
+  bool('loop.policy.ownThread', p.ownThread);
   if (!Array.isArray(o.corpus.paths) || o.corpus.paths.some((x) => typeof x !== 'string' || x === ''))
     throw new LoopOptionsError('loop.corpus.paths', 'an array of non-empty paths', o.corpus.paths);
   if (typeof o.library !== 'string') throw new LoopOptionsError('loop.library', 'a directory path ("" = envs/library)', o.library);

@@ -38,7 +38,7 @@ export interface StartedHost {
   server: NatsServerHandle | undefined;
   /** Drains the host, closes the connection and stops the embedded server. */
   shutdown(): Promise<void>;
-  /** Registers what to do when an actor asks the process to stop (the run is over). */
+  /** Registers what to do when an actor asks the process to stop (the run is over); a request made before this is handed over at once. */
   onShutdownRequest(fn: (reason: string) => void): void;
 }
 
@@ -121,8 +121,14 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
     conn = await openConnection(config.nats, `spade-${hostId}`);
     log('declaring streams, consumers, buckets …');
     await ensureTopology(conn, config);
-    let onShutdown: (reason: string) => void = () => undefined;
-    const host = new ActorHost({ conn, config, hostId, log, onShutdownRequest: (reason) => onShutdown(reason) });
+    // A request can come before the caller registers its handler (a coordinator whose run another host finished
+    // while this one was still starting actors): keep it and hand it over on registration, never drop it.
+    let onShutdown: ((reason: string) => void) | null = null;
+    let pendingShutdown: string | null = null;
+    const host = new ActorHost({
+      conn, config, hostId, log,
+      onShutdownRequest: (reason) => (onShutdown ? onShutdown(reason) : (pendingShutdown ??= reason)),
+    });
     await host.start(roles.map((r) => ROLE_FACTORIES[r]!), roles);
     log(`host ${hostId} running roles [${roles.join(', ')}] on ${config.nats.servers.join(', ')}`);
     const c = conn;
@@ -133,6 +139,7 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
       server,
       onShutdownRequest(fn: (reason: string) => void) {
         onShutdown = fn;
+        if (pendingShutdown !== null) fn(pendingShutdown);
       },
       async shutdown() {
         await host.stop();

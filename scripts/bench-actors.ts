@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   });
   const policy = await PolicyService.open({ policy: options.policy });
   const pool = new SandboxPool({ workers: 1 });
-  const c = policy.session.config;
+  const c = policy.config;
   console.log(`model ${c.layers}x${c.width} (heads ${c.heads}, context ${c.contextLength}, vocab ${c.vocab}); ${JOBS} jobs per measurement`);
 
   const designerDeps: DesignerDeps = { policy, sandbox: pool, options, corpus: null, memory: null };

@@ -333,6 +333,8 @@ export class Learner {
   /** Graceful: finish the update in progress, train what is buffered (trainOnStop), checkpoint, ack what became final, nak the rest. */
   async stop(): Promise<void> {
     if (this.stopping) return;
+    // A bounded run stops right after its last batch is labeled: take in what the server already holds for us.
+    if (this.options.trainOnStop && !this.crashed) await this.takeDelivered(5_000);
     this.stopping = true;
     this.wake();
     await this.messages?.close().catch(() => undefined);
@@ -347,6 +349,17 @@ export class Learner {
     this.pending = [];
     await this.accounting.close();
     await this.trainer.close();
+  }
+
+  /** Waits (at most `ms`) until the consumer has nothing undelivered and every delivered message was received. */
+  private async takeDelivered(ms: number): Promise<void> {
+    const decl = consumerFor('learner', SUBJECTS.trajLabeled);
+    const end = Date.now() + ms;
+    while (Date.now() < end && this.messages !== null) {
+      const info = await this.deps.conn.jsm.consumers.info(decl.stream, durableName(decl.role)).catch(() => null);
+      if (info === null || (info.num_pending === 0 && info.num_ack_pending <= this.pending.length)) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
   }
 
   /** A crash, for tests: stop at once, write nothing more, ack nothing; unacked messages come back after ack_wait. */

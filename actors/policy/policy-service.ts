@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { loadCheckpoint } from '../../model/checkpoint.js';
-import { initParameters, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../model/decoder.js';
+import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../model/decoder.js';
 import { Sampler } from '../../model/sampler.js';
+import { ThreadSampler, type SamplerHandle } from '../../model/sampler-thread.js';
 import { ModelSession, type Weights } from '../../model/session.js';
 import { loadTokenizer, type Tokenizer } from '../../model/tokenizer.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../model/weight-sync.js';
@@ -75,8 +76,10 @@ export class PolicyService implements Policy {
   private closed = false;
 
   private constructor(
-    readonly session: ModelSession,
-    readonly sampler: Sampler,
+    readonly config: ResolvedDecoderConfig,
+    /** The model session when the sampler runs on this thread (loop.policy.ownThread false), else null. */
+    private readonly session: ModelSession | null,
+    readonly sampler: SamplerHandle,
     readonly tokenizer: Tokenizer,
     readonly source: string,
     private watcher: WeightWatcher | null,
@@ -85,22 +88,34 @@ export class PolicyService implements Policy {
   static async open(o: PolicyServiceOptions): Promise<PolicyService> {
     const log = o.log ?? (() => undefined);
     const m = await loadModel(o.policy, log);
-    const session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
     const stopTokens = [m.tokenizer.specialId('<|end_turn|>'), m.tokenizer.specialId('<|eos|>')];
-    const sampler = new Sampler(session, m.weights, m.version, m.tokenizer, { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed });
+    const samplerOptions = { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed };
+    let session: ModelSession | null = null;
+    let sampler: SamplerHandle;
+    if (o.policy.ownThread) {
+      sampler = await ThreadSampler.start({
+        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, threads: o.policy.threads, codec: m.tokenizer,
+        onError: (err) => log(`policy: ${err.message}; the requests it held failed, the next one restarts it`),
+      }).catch((err: Error) => {
+        throw new PolicyError(`cannot start the sampler thread: ${err.message}`, {}, err);
+      });
+    } else {
+      session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
+      sampler = new Sampler(session, m.weights, m.version, m.tokenizer, samplerOptions);
+    }
     let watcher: WeightWatcher | null = null;
     if (o.policy.weightSync && o.conn) {
       watcher = await watchIntoSampler(o.conn, sampler, {
-        shapes: session.shapes,
+        shapes: parameterShapes(m.config),
         onError: (err) => log(`policy: weight sync: ${err instanceof Error ? err.message : String(err)}`),
       });
     }
     log(`policy: ${m.source}, version ${m.version}, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
-    return new PolicyService(session, sampler, m.tokenizer, m.source, watcher);
+    return new PolicyService(m.config, session, sampler, m.tokenizer, m.source, watcher);
   }
 
   get contextLength(): number {
-    return this.session.config.contextLength;
+    return this.config.contextLength;
   }
 
   get version(): number {
@@ -146,6 +161,6 @@ export class PolicyService implements Policy {
     await this.watcher?.stop();
     this.watcher = null;
     await this.sampler.close();
-    await this.session.release();
+    await this.session?.release();
   }
 }

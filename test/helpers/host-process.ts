@@ -1,5 +1,7 @@
 // Test helper: runs `node runtime/start.js` as a separate OS process (a host) and watches its stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { repoPath } from '../../runtime/paths.js';
 import type { Teardown } from './nats.js';
 
@@ -23,8 +25,11 @@ export function spawnHost(t: Teardown, args: string[], env: NodeJS.ProcessEnv = 
   });
   let out = '';
   const waiters: Array<() => void> = [];
+  // SPADE_TEST_HOST_LOGS=DIR keeps each host's output in DIR/<pid>.log (to debug a hung or failed test).
+  const logDir = process.env.SPADE_TEST_HOST_LOGS;
   const onData = (chunk: Buffer) => {
     out += chunk.toString();
+    if (logDir) appendFileSync(join(logDir, `${child.pid}.log`), chunk);
     for (const w of waiters.splice(0)) w();
   };
   child.stderr!.on('data', onData);

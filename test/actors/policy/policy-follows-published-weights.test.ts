@@ -3,7 +3,7 @@
 import t from 'tap';
 import { PolicyService } from '../../../actors/policy/policy-service.js';
 import { unpackInts } from '../../../actors/packed.js';
-import { initParameters } from '../../../model/decoder.js';
+import { initParameters, parameterShapes } from '../../../model/decoder.js';
 import { WeightPublisher } from '../../../model/weight-sync.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 import { TINY_POLICY } from './tiny-loop.js';
@@ -16,7 +16,7 @@ t.test('published weights reach the sampler', async (t) => {
   const conn = await connected(t, config);
   const policy = await PolicyService.open({ policy: { ...TINY_POLICY, weightSync: true }, conn });
   t.teardown(() => policy.close());
-  const model = policy.session.config;
+  const model = policy.config;
   const prompt = [policy.tokenizer.specialId('<|bos|>'), ...policy.tokenizer.encode('Target 23.')];
   const before = await policy.sample(prompt, { maxTokens: 6, temperature: 0, topP: 1 });
   t.same([...new Set(unpackInts(before.versions))], [0]);
@@ -24,7 +24,7 @@ t.test('published weights reach the sampler', async (t) => {
   // Weights that differ strongly from the initial ones, so greedy output changes with them.
   const w = initParameters(model, 77);
   for (const [n, a] of w) if (!n.includes('norm')) for (let i = 0; i < a.length; i++) a[i] = a[i]! * 30;
-  const publisher = new WeightPublisher(conn, { modelConfig: model, shapes: policy.session.shapes });
+  const publisher = new WeightPublisher(conn, { modelConfig: model, shapes: parameterShapes(model) });
   await publisher.publish(w, { version: 1, step: 10 });
   await policy.waitForVersion(1);
   const after = await policy.sample(prompt, { maxTokens: 6, temperature: 0, topP: 1 });

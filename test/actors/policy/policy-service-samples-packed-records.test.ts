@@ -38,7 +38,7 @@ t.test('samples unpack, batch together and carry versions', async (t) => {
   const longest = Math.max(unpackInts(a.tokens).length, unpackInts(b.tokens).length);
   t.ok(steps <= longest, `two requests took ${steps} decode steps, no more than the longer one's ${longest} tokens`);
 
-  const w = initParameters(policy.session.config, 99);
+  const w = initParameters(policy.config, 99);
   policy.setWeights(w, 3);
   const c = await policy.sample(prompt, { maxTokens: 4, temperature: 1, topP: 1 });
   t.same([...new Set(unpackInts(c.versions))], [3], 'later samples carry the new version');
