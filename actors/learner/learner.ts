@@ -87,16 +87,24 @@ export class Learner {
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
     const m = await loadLearnerModel(deps.stateDir, o, o.threads || deps.threads || 0);
-    const accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
-    const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
-    const stats: LearnerStats = {
-      ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, skipped: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
-      startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
-    };
-    const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
-    await l.alignVersion();
-    l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
-    return l;
+    let accounting: AccountingLog | null = null;
+    try {
+      accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
+      const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
+      const stats: LearnerStats = {
+        ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, skipped: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
+        startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
+      };
+      const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
+      await l.alignVersion();
+      l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
+      return l;
+    } catch (err) {
+      // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
+      await accounting?.close().catch(() => undefined);
+      await m.trainer.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Makes the published version the learner's: first publish, or past versions a crash rolled back. */

@@ -105,10 +105,17 @@ export class PolicyService implements Policy {
     }
     let watcher: WeightWatcher | null = null;
     if (o.policy.weightSync && o.conn) {
-      watcher = await watchIntoSampler(o.conn, sampler, {
-        shapes: parameterShapes(m.config),
-        onError: (err) => log(`policy: weight sync: ${err instanceof Error ? err.message : String(err)}`),
-      });
+      try {
+        watcher = await watchIntoSampler(o.conn, sampler, {
+          shapes: parameterShapes(m.config),
+          onError: (err) => log(`policy: weight sync: ${err instanceof Error ? err.message : String(err)}`),
+        });
+      } catch (err) {
+        // Do not leave a sampler thread (or session) behind: it would keep the process alive.
+        await sampler.close().catch(() => undefined);
+        await session?.release().catch(() => undefined);
+        throw err;
+      }
     }
     log(`policy: ${m.source}, version ${m.version}, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
     return new PolicyService(m.config, session, sampler, m.tokenizer, m.source, watcher);
