@@ -113,7 +113,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
   try {
     await mkdir(tmp);
     for (const [name, data] of files) await writeDurably(join(tmp, name), data);
-    await syncDir(tmp);
+    await syncPath(tmp);
     const existing = await stat(dir).catch(() => undefined);
     if (existing === undefined) {
       await rename(tmp, dir);
@@ -125,7 +125,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
       await rename(tmp, dir);
       await rm(old, { recursive: true, force: true });
     }
-    await syncDir(dirname(dir));
+    await syncPath(dirname(dir));
   } catch (cause) {
     await rm(tmp, { recursive: true, force: true });
     if (cause instanceof CheckpointError) throw cause;
@@ -235,7 +235,8 @@ async function readText(path: string): Promise<string> {
 }
 
 
-async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
+/** Writes a new file (it must not exist) and fsyncs it. */
+export async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
   const fh = await open(path, 'wx');
   try {
     await fh.writeFile(data);
@@ -245,7 +246,8 @@ async function writeDurably(path: string, data: Uint8Array | string): Promise<vo
   }
 }
 
-async function syncDir(path: string): Promise<void> {
+/** fsync of a file or directory (a directory's entries: renames and new files in it). */
+export async function syncPath(path: string): Promise<void> {
   const fh = await open(path, 'r');
   try {
     await fh.sync();

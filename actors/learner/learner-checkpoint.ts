@@ -1,8 +1,9 @@
 // The learner's checkpoints: <stateDir>/ckpt-<updates>/ holds the model checkpoint (weights, optimizer, tokenizer)
 // and learner.json (policy version, update count, accounting totals). A checkpoint is built in a temporary
 // directory and renamed into place, then LATEST names it: a crash at any point leaves the previous one intact.
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncPath, writeDurably } from '../../model/checkpoint.js';
 import { loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
 import { LearnerStateError } from './errors.js';
 
@@ -30,15 +31,6 @@ const LATEST = 'LATEST';
 const STATE_FILE = 'learner.json';
 const dirName = (updates: number): string => `ckpt-${String(updates).padStart(8, '0')}`;
 
-async function syncPath(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoint & { shapes: ShapeTable }, keep: number): Promise<string> {
   await mkdir(stateDir, { recursive: true });
   const name = dirName(c.state.updates);
@@ -49,8 +41,7 @@ export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoi
     model: c.model, params: c.params, shapes: c.shapes, tokenizer: c.tokenizer, policyVersion: c.state.version,
     step: c.optimizer?.step ?? 0, optimizer: c.optimizer,
   });
-  await writeFile(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
-  await syncPath(join(tmp, STATE_FILE));
+  await writeDurably(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
   await syncPath(tmp);
   await rm(join(stateDir, name), { recursive: true, force: true });
   await rename(tmp, join(stateDir, name));
