@@ -8,7 +8,8 @@ import { ModelOptionError } from './errors.js';
 import { SamplerClosedError, SamplerError, StaleWeightsError } from './sampler-errors.js';
 import { validateSamplerOptions, type SampleOutput, type SamplerOptions, type TextCodec } from './sampler.js';
 import type { Weights } from './session.js';
-import type { SamplerCall, SamplerReply, SamplerWorkerData, WireError } from './sampler-worker.js';
+import type { SamplerCall, SamplerReply, SamplerWorkerData } from './sampler-worker.js';
+import type { PlainError } from '../runtime/plain-error.js';
 
 /** What a caller needs of a sampler, on this thread (Sampler) or on its own (ThreadSampler). */
 export interface SamplerHandle {
@@ -22,7 +23,7 @@ export interface SamplerHandle {
 
 /** The sampler thread failed: it could not start, or it died with requests in flight. */
 export class SamplerThreadError extends SamplerError {
-  constructor(message: string, readonly remote?: WireError, cause?: unknown) {
+  constructor(message: string, readonly remote?: PlainError, cause?: unknown) {
     super(message, { code: 'SAMPLER_THREAD', data: remote ? { remoteName: remote.name, remoteCode: remote.code } : {}, cause });
   }
 }

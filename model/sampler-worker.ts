@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Sampler, type SamplerOptions } from './sampler.js';
 import { ModelSession, type Weights } from './session.js';
 import type { ResolvedDecoderConfig } from './decoder.js';
+import { plainError, type PlainError } from '../runtime/plain-error.js';
 
 export interface SamplerWorkerData {
   config: ResolvedDecoderConfig;
@@ -29,23 +30,11 @@ export type SamplerCall =
   | { op: 'weights'; weights: Weights; version: number }
   | { op: 'close'; id: number };
 
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-}
-
 export type SamplerReply =
   | { op: 'ready' }
-  | { op: 'failed'; error: WireError }
+  | { op: 'failed'; error: PlainError }
   | { op: 'done'; id: number; ok: true; value: unknown; steps: number }
-  | { op: 'done'; id: number; ok: false; error: WireError; steps: number };
-
-const toWire = (err: unknown): WireError => {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const code = (e as { code?: unknown }).code;
-  return { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}) };
-};
+  | { op: 'done'; id: number; ok: false; error: PlainError; steps: number };
 
 async function main(): Promise<void> {
   const port = parentPort!;
@@ -55,7 +44,7 @@ async function main(): Promise<void> {
     session = await ModelSession.create(d.config, { graphs: ['sample'], intraOpNumThreads: d.threads, allowSpinning: false });
     sampler = new Sampler(session, d.weights, d.version, null, d.options);
   } catch (err) {
-    port.postMessage({ op: 'failed', error: toWire(err) } satisfies SamplerReply);
+    port.postMessage({ op: 'failed', error: plainError(err) } satisfies SamplerReply);
     return;
   }
   const aborts = new Map<number, AbortController>();
@@ -65,7 +54,7 @@ async function main(): Promise<void> {
       aborts.set(m.id, ac);
       sampler.generate({ prompt: m.prompt, temperature: m.temperature, topP: m.topP, maxTokens: m.maxTokens, signal: ac.signal }).then(
         (value) => port.postMessage({ op: 'done', id: m.id, ok: true, value, steps: sampler.steps } satisfies SamplerReply),
-        (err: unknown) => port.postMessage({ op: 'done', id: m.id, ok: false, error: toWire(err), steps: sampler.steps } satisfies SamplerReply),
+        (err: unknown) => port.postMessage({ op: 'done', id: m.id, ok: false, error: plainError(err), steps: sampler.steps } satisfies SamplerReply),
       ).finally(() => aborts.delete(m.id));
     } else if (m.op === 'abort') {
       aborts.get(m.id)?.abort();
@@ -77,7 +66,7 @@ async function main(): Promise<void> {
         .then(() => session.release())
         .then(
           () => port.postMessage({ op: 'done', id: m.id, ok: true, value: null, steps: sampler.steps } satisfies SamplerReply),
-          (err: unknown) => port.postMessage({ op: 'done', id: m.id, ok: false, error: toWire(err), steps: sampler.steps } satisfies SamplerReply),
+          (err: unknown) => port.postMessage({ op: 'done', id: m.id, ok: false, error: plainError(err), steps: sampler.steps } satisfies SamplerReply),
         );
     }
   });

@@ -7,7 +7,8 @@ import type { AdamWState } from '../../model/index.js';
 import { LearnerError } from './errors.js';
 import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
 import type { Row } from './rows.js';
-import type { TrainerCall, TrainerReply, TrainerWorkerData, WireError } from './trainer-worker.js';
+import type { TrainerCall, TrainerReply, TrainerWorkerData } from './trainer-worker.js';
+import type { PlainError } from '../../runtime/plain-error.js';
 
 export interface TrainerState {
   weights: Map<string, Float32Array>;
@@ -29,7 +30,7 @@ export interface TrainerHandle {
 
 /** The trainer thread failed: it could not start, an update threw there, or the thread died. */
 export class TrainerThreadError extends LearnerError {
-  constructor(message: string, readonly remote?: WireError, cause?: unknown) {
+  constructor(message: string, readonly remote?: PlainError, cause?: unknown) {
     super(message, { code: 'LEARNER_TRAINER_THREAD', data: remote ? { remoteName: remote.name, remoteCode: remote.code } : {}, cause });
   }
 }

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AdamW, ModelSession, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
 import { PolicyTrainer, type PolicyTrainerOptions } from './policy-trainer.js';
 import type { Row } from './rows.js';
+import { plainError, type PlainError } from '../../runtime/plain-error.js';
 
 export interface TrainerWorkerData {
   config: ResolvedDecoderConfig;
@@ -19,24 +20,11 @@ export interface TrainerWorkerData {
 export type TrainerCall = { op: 'update'; rows: Row[] } | { op: 'weights' } | { op: 'state' } | { op: 'close' };
 export type TrainerRequest = TrainerCall & { id: number };
 
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-  stack?: string;
-}
-
 export type TrainerReply =
   | { id: 0; op: 'ready'; step: number }
-  | { id: 0; op: 'failed'; error: WireError }
+  | { id: 0; op: 'failed'; error: PlainError }
   | { id: number; ok: true; step: number; value: unknown }
-  | { id: number; ok: false; error: WireError };
-
-const toWire = (err: unknown): WireError => {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const code = (e as { code?: unknown }).code;
-  return { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}), ...(e.stack ? { stack: e.stack } : {}) };
-};
+  | { id: number; ok: false; error: PlainError };
 
 /** Fresh buffers (transferred, so the main thread gets them without a second copy). */
 function copyOut(weights: Map<string, Float32Array>): { value: Map<string, Float32Array>; transfer: ArrayBuffer[] } {
@@ -60,7 +48,7 @@ async function main(): Promise<void> {
     if (d.optimizer) optimizer.loadState(d.optimizer);
     trainer = new PolicyTrainer(session, d.params, optimizer, d.trainer);
   } catch (err) {
-    port.postMessage({ id: 0, op: 'failed', error: toWire(err) } satisfies TrainerReply);
+    port.postMessage({ id: 0, op: 'failed', error: plainError(err) } satisfies TrainerReply);
     return;
   }
   port.postMessage({ id: 0, op: 'ready', step: trainer.optimizer.step } satisfies TrainerReply);
@@ -84,7 +72,7 @@ async function main(): Promise<void> {
         port.postMessage({ id: req.id, ok: true, step: trainer.optimizer.step, value } satisfies TrainerReply, transfer);
         if (req.op === 'close') port.close();
       } catch (err) {
-        port.postMessage({ id: req.id, ok: false, error: toWire(err) } satisfies TrainerReply);
+        port.postMessage({ id: req.id, ok: false, error: plainError(err) } satisfies TrainerReply);
       }
     });
   });
