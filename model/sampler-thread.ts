@@ -94,6 +94,7 @@ export class ThreadSampler implements SamplerHandle {
     if (!Array.isArray(request.prompt)) throw new ModelOptionError('prompt', 'token ids (a thread sampler takes no text)', typeof request.prompt);
     if (request.signal?.aborted) return cancelled();
     const worker = await this.ensure();
+    if (request.signal?.aborted) return cancelled(); // aborted while the thread was starting
     const id = this.nextId++;
     const out = new Promise<SampleOutput>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }));
     const onAbort = (): void => this.worker?.postMessage({ op: 'abort', id } satisfies SamplerCall);
