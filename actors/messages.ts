@@ -4,7 +4,7 @@
 //   traj.group, env.rejected ─▶ evaluator (regret, rewards, advantages, memory) ─▶ traj.labeled
 //   traj.labeled ─▶ learner ─▶ new weights (object store + policy version in KV)
 // Token ids / log-probs / versions are packed typed arrays (actors/packed.ts).
-import { defineMessage } from '../runtime/messages.js';
+import { defineMessage, type BodyOf } from '../runtime/messages.js';
 import * as s from '../runtime/schema.js';
 
 const id = s.string({ min: 1, max: 200 });
@@ -131,3 +131,11 @@ export const LabeledBatch = defineMessage(
     trajectories: s.array(LABELED),
   }),
 );
+
+// Body types, derived from the schemas above (never written by hand).
+export type DesignJobBody = BodyOf<typeof DesignJob>;
+export type EnvAcceptedBody = BodyOf<typeof EnvAccepted>;
+export type EnvRejectedBody = BodyOf<typeof EnvRejected>;
+export type RolloutJobBody = BodyOf<typeof RolloutJob>;
+export type TrajectoryGroupBody = BodyOf<typeof TrajectoryGroup>;
+export type LabeledBatchBody = BodyOf<typeof LabeledBatch>;

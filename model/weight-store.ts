@@ -4,19 +4,18 @@ import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import type { Connection } from '../runtime/connection.js';
-import { PolicyVersion } from '../runtime/message-types.js';
+import { PolicyVersion, type PolicyVersionBody } from '../runtime/message-types.js';
 import { decode } from '../runtime/messages.js';
-import type { Infer } from '../runtime/schema.js';
-import { BUCKETS, OBJECT_STORES, POLICY_KEYS } from '../runtime/subjects.js';
+import { BUCKETS, OBJECT_NAMES, OBJECT_STORES, POLICY_KEYS } from '../runtime/subjects.js';
 import { sha256Hex } from './weight-payload.js';
 import { WeightIntegrityError, WeightTransportError } from './weight-sync-errors.js';
 
 /** The KV key in BUCKETS.policy that holds the current PolicyVersion (runtime/status.ts reads the same key). */
 export const POLICY_KEY = POLICY_KEYS.version;
 /** Object names are `policy/v<version>-<unique>`: two publishers racing for one version never overwrite each other. */
-export const OBJECT_PREFIX = 'policy/v';
+export const OBJECT_PREFIX = OBJECT_NAMES.weightsPrefix;
 
-export type PolicyRecord = Infer<typeof PolicyVersion.schema>;
+export type PolicyRecord = PolicyVersionBody;
 /** The clients weight sync needs; a runtime Connection is one. */
 export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'>;
 

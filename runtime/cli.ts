@@ -1,62 +1,76 @@
-// The `spade` command line: start, tail, status, env; typed errors become one clear line and an exit code.
+// The `spade` command line: start, tail, status, plus the commands an application adds; typed errors become one
+// clear line and an exit code. The runtime knows no roles or message types of its own beyond its runtime ones:
+// the application's composition root (actors/main.ts) hands them in as a CliApp.
+import { useCatalog } from './message-catalog.js';
+import type { MessageType } from './messages.js';
+import type { RoleRegistry } from './roles.js';
 import { isSpadeError } from './spade-error.js';
 import { isUsageError } from './errors.js';
 import { runStartCommand, START_HELP } from './start-host.js';
 import { runStatusCommand } from './status.js';
 import { runTailCommand } from './tail.js';
 
-export const HELP = `spade — self-play RL runtime over NATS JetStream
+export interface CliCommand {
+  /** One line for the command list of `spade --help`. */
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/** What an application hands the runtime's command line. */
+export interface CliApp {
+  /** Role name → actor factory (`spade start --role …`). */
+  roles: RoleRegistry;
+  /** The application's message types, so `spade tail` decodes every one. */
+  catalog: readonly MessageType<unknown>[];
+  /** Further commands, e.g. `env`. */
+  commands?: Readonly<Record<string, CliCommand>>;
+}
+
+function runtimeCommands(app: CliApp): Record<string, CliCommand> {
+  return {
+    start: { summary: 'run actors on this host (same as: node runtime/start.js)', run: (a) => runStartCommand(a, app.roles) },
+    tail: { summary: 'print decoded messages on a subject pattern as they arrive', run: (a) => runTailCommand(a) },
+    status: { summary: 'members, consumer lag, redeliveries, dead letters, policy version', run: (a) => runStatusCommand(a) },
+  };
+}
+
+function commandsOf(app: CliApp): Record<string, CliCommand> {
+  return { ...runtimeCommands(app), ...app.commands };
+}
+
+export function helpText(app: CliApp): string {
+  const lines = Object.entries(commandsOf(app)).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
+  return `spade — self-play RL runtime over NATS JetStream
 
 Usage: spade <command> [options]
 
 Commands:
-  start     run actors on this host (same as: node runtime/start.js)
-  tail      print decoded messages on a subject pattern as they arrive
-  status    members, consumer lag, redeliveries, dead letters, policy version
-  env       check or play environment modules (spade env --help)
+${lines.join('\n')}
 
 Run 'spade <command> --help' for a command's options.
 `;
-
-type Command = (argv: string[]) => Promise<number>;
-
-async function envCommand(argv: string[]): Promise<number> {
-  let mod: { envCommand?: Command };
-  const specifier = '../sandbox/cli-env.js'; // resolved at run time: the sandbox is an optional part of a build
-  try {
-    mod = (await import(specifier)) as { envCommand?: Command };
-  } catch {
-    process.stderr.write('spade env: the sandbox is not built in this checkout\n');
-    return 2;
-  }
-  return mod.envCommand!(argv);
 }
 
-const COMMANDS: Record<string, Command> = {
-  start: runStartCommand,
-  tail: (a) => runTailCommand(a),
-  status: (a) => runStatusCommand(a),
-  env: envCommand,
-};
-
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], app: CliApp): Promise<number> {
+  useCatalog(app.catalog);
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText(app));
     return cmd === undefined ? 2 : 0;
   }
-  const run = COMMANDS[cmd];
-  if (!run) {
-    process.stderr.write(`spade: unknown command ${JSON.stringify(cmd)}\n\n${HELP}`);
+  const commands = commandsOf(app);
+  const command = Object.hasOwn(commands, cmd) ? commands[cmd] : undefined;
+  if (!command) {
+    process.stderr.write(`spade: unknown command ${JSON.stringify(cmd)}\n\n${helpText(app)}`);
     return 2;
   }
-  return run(rest);
+  return command.run(rest);
 }
 
 /** Runs `main` and maps errors to exit codes: usage 2, other typed errors 1 (one line, no stack). */
-export async function runCli(argv: string[], entry: (argv: string[]) => Promise<number> = main): Promise<void> {
+export async function runCli(argv: string[], app: CliApp): Promise<void> {
   try {
-    process.exitCode = await entry(argv);
+    process.exitCode = await main(argv, app);
   } catch (err) {
     if (isUsageError(err)) {
       process.stderr.write(`spade: ${err.message}\n`);

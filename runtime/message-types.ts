@@ -1,5 +1,5 @@
 // The runtime's own message types: the test actor's job/result, dead letters, heartbeats, policy version, metrics.
-import { defineMessage } from './messages.js';
+import { defineMessage, type BodyOf } from './messages.js';
 import * as s from './schema.js';
 
 /** A unit of work for the runtime's `echo` test actor: optional simulated work time and deliberate failures. */
@@ -75,3 +75,13 @@ export const Metric = defineMessage(
   1,
   s.object({ role: s.string(), host: s.string(), ts: s.number(), name: s.string(), value: s.number(), tags: s.optional(s.record(s.string())) }),
 );
+
+export type EchoJobBody = BodyOf<typeof EchoJob>;
+export type EchoResultBody = BodyOf<typeof EchoResult>;
+export type DeadLetterBody = BodyOf<typeof DeadLetter>;
+export type MemberHeartbeatBody = BodyOf<typeof MemberHeartbeat>;
+export type PolicyVersionBody = BodyOf<typeof PolicyVersion>;
+export type MetricBody = BodyOf<typeof Metric>;
+
+/** The runtime's own message types, in the order `spade tail` lists them. */
+export const RUNTIME_MESSAGES = [EchoJob, EchoResult, DeadLetter, MemberHeartbeat, PolicyVersion, Metric] as const;

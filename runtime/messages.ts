@@ -11,19 +11,35 @@ export interface MessageType<T> {
   readonly schema: Check<T>;
 }
 
+/** The body type of a message type, derived from its schema: `type LabeledBatchBody = BodyOf<typeof LabeledBatch>`. */
+export type BodyOf<M> = M extends MessageType<infer T> ? T : never;
+
 const registry = new Map<string, MessageType<unknown>>();
+
+function register(def: MessageType<unknown>): void {
+  const existing = registry.get(def.type);
+  if (existing && existing.version !== def.version)
+    throw new MessageError('version', `message type ${def.type} defined twice with versions ${existing.version} and ${def.version}`);
+  registry.set(def.type, def);
+}
 
 /** Declares a message type and registers it so any receiver (e.g. `spade tail`) can validate it. */
 export function defineMessage<T>(type: string, version: number, schema: Check<T>): MessageType<T> {
   if (!/^[a-z][a-z0-9.-]*$/.test(type)) throw new MessageError('envelope', `message type ${JSON.stringify(type)}: expected [a-z][a-z0-9.-]*`);
-  const existing = registry.get(type);
-  if (existing && existing.version !== version)
-    throw new MessageError('version', `message type ${type} defined twice with versions ${existing.version} and ${version}`);
   const def: MessageType<T> = { type, version, schema };
-  registry.set(type, def as MessageType<unknown>);
+  register(def as MessageType<unknown>);
   return def;
 }
 
+/**
+ * Registers an application's message catalog (its composition root hands it to the runtime), so receivers that
+ * handle any subject decode all of them whichever modules this process happened to load.
+ */
+export function registerMessages(catalog: readonly MessageType<unknown>[]): void {
+  for (const def of catalog) register(def);
+}
+
+/** Every registered message type. */
 export function messageTypes(): MessageType<unknown>[] {
   return [...registry.values()];
 }

@@ -10,7 +10,7 @@ import { openConnection, type Connection } from './connection.js';
 import { UsageError } from './errors.js';
 import { ActorHost } from './host.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
-import { resolveRoles, ROLE_FACTORIES } from './roles.js';
+import { resolveRoles, type RoleRegistry } from './roles.js';
 import { ensureTopology } from './topology.js';
 
 export const START_HELP = `Usage: spade start [options]      (same as: node runtime/start.js [options])
@@ -87,14 +87,15 @@ export function parseStartArgs(argv: string[]) {
   return { help: v.help === true, file, set };
 }
 
-export async function startHost(argv: string[], log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<StartedHost | undefined> {
+/** Starts a host running the roles of `registry` that the config asks for (the application's composition root hands it in). */
+export async function startHost(argv: string[], registry: RoleRegistry, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<StartedHost | undefined> {
   const args = parseStartArgs(argv);
   if (args.help) {
     process.stdout.write(START_HELP);
     return undefined;
   }
   const config = await loadConfig({ file: args.file, set: args.set });
-  const roles = resolveRoles(config.host.roles);
+  const roles = resolveRoles(config.host.roles, registry);
   // Only hosts that keep run state get a run directory: the embedded server, the coordinator, the learner.
   if (config.nats.servers.length === 0 || roles.includes('coordinator') || roles.includes('learner')) {
     if (config.run.dir === '') {
@@ -129,7 +130,7 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
       conn, config, hostId, log,
       onShutdownRequest: (reason) => (onShutdown ? onShutdown(reason) : (pendingShutdown ??= reason)),
     });
-    await host.start(roles.map((r) => ROLE_FACTORIES[r]!), roles);
+    await host.start(roles.map((r) => registry[r]!), roles);
     log(`host ${hostId} running roles [${roles.join(', ')}] on ${config.nats.servers.join(', ')}`);
     const c = conn;
     return {
@@ -156,8 +157,8 @@ export async function startHost(argv: string[], log: (line: string) => void = (l
 }
 
 /** Runs until SIGTERM/SIGINT, then drains and exits 0; a second signal exits at once. */
-export async function runStartCommand(argv: string[]): Promise<number> {
-  const started = await startHost(argv);
+export async function runStartCommand(argv: string[], registry: RoleRegistry): Promise<number> {
+  const started = await startHost(argv, registry);
   if (!started) return 0;
   await new Promise<void>((resolveSignal) => {
     let stopping = false;

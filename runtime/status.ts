@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { listMembers } from './membership.js';
 import { PolicyVersion } from './message-types.js';
 import { decode } from './messages.js';
-import { BUCKETS, POLICY_KEYS, STREAMS } from './subjects.js';
+import { BUCKETS, POLICY_KEYS, STREAM_PREFIX, STREAMS } from './subjects.js';
 
 export const STATUS_HELP = `Usage: spade status [options]
 
@@ -36,7 +36,7 @@ export async function readStatus(conn: Connection): Promise<ClusterStatus> {
   const streams: ClusterStatus['streams'] = [];
   let deadLetters = 0;
   for await (const si of conn.jsm.streams.list()) {
-    if (!si.config.name.startsWith('SPADE_')) continue;
+    if (!si.config.name.startsWith(STREAM_PREFIX)) continue;
     const consumers = [];
     for await (const ci of conn.jsm.consumers.list(si.config.name)) {
       if (!ci.config.durable_name) continue;

@@ -1,4 +1,11 @@
-// Every subject, stream, consumer, bucket and object-store name in one place; nothing else spells them.
+// Every subject, wildcard, stream, consumer, bucket, KV key and object-store name in one place; nothing else
+// spells them (test/runtime/no-subject-literals-outside-subjects.test.ts keeps it so).
+
+/** The first token of every subject; each family below is `spade.<family>.…`. */
+const ROOT = 'spade';
+
+/** `spade.<family>.>`: every subject of one family. */
+const every = (family: string) => `${ROOT}.${family}.>` as const;
 
 export const SUBJECTS = {
   /** Work queues (one stream each, retention: work queue). */
@@ -21,10 +28,26 @@ export const SUBJECTS = {
   /** Core request/reply (queue group per role) for latency-bound sandbox calls. */
   sandboxValidate: 'spade.sandbox.validate',
   sandboxStep: 'spade.sandbox.step',
+  /** The step subject one sandbox host answers on directly (episode affinity): `spade.sandbox.step.host.<hostId>`. */
+  sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
   /** The raw-client baseline of `npm run bench:runtime`. */
   benchRawJob: 'spade.bench.job',
   benchRawResult: 'spade.bench.result',
 } as const;
+
+/** Wildcards over one subject family (the subjects of an event stream, or what a follower listens to). */
+export const SUBJECT_WILDCARDS = {
+  /** Everything SPADE publishes. */
+  all: `${ROOT}.>`,
+  result: every('result'),
+  env: every('env'),
+  traj: every('traj'),
+  metrics: every('metrics'),
+  deadLetter: every('dlq'),
+} as const;
+
+/** Every stream name starts with this (`spade status` lists only these). */
+export const STREAM_PREFIX = 'SPADE_';
 
 export const STREAMS = {
   jobsEcho: 'SPADE_JOBS_ECHO',
@@ -41,20 +64,33 @@ export const STREAMS = {
 } as const;
 
 export const BUCKETS = {
-  /** Membership heartbeats; entries expire after host.memberTtlMs. */
+  /** Membership heartbeats (key: the host id); entries expire after host.memberTtlMs. */
   members: 'spade_members',
-  /** `version` → current policy version and where its weights are. */
+  /** `version` → current policy version and where its weights are; also the designer baseline and the learner lease. */
   policy: 'spade_policy',
-  /** Environment memory: accepted environments with their stats. */
+  /** Environment memory: accepted environments with their stats (key: memoryKey(envId), actors/memory/memory-entry.ts). */
   envMemory: 'spade_env_memory',
   /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
   run: 'spade_run',
 } as const;
 
-/** Keys in the policy bucket. */
-export const POLICY_KEYS = { version: 'version' } as const;
+/** Keys in BUCKETS.policy. */
+export const POLICY_KEYS = {
+  /** The current policy version record (PolicyVersion message); the weight watchers watch only this key. */
+  version: 'version',
+  /** The evaluator's designer baseline (JSON, compare-and-set across replicas). */
+  designerBaseline: 'designer-baseline',
+  /** The single learner's lease (JSON, refreshed with compare-and-set). */
+  learnerLock: 'learner-lock',
+} as const;
+
+/** Keys in BUCKETS.run (the coordinator's bookkeeping). */
+export const RUN_KEYS = { nextIteration: 'next_iteration', runId: 'run_id', baseVersion: 'base_version' } as const;
 
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
+
+/** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`. */
+export const OBJECT_NAMES = { weightsPrefix: 'policy/v' } as const;
 
 export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;
 

@@ -5,7 +5,7 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, 
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
-import { BUCKETS, OBJECT_STORES, STREAMS, SUBJECTS, durableName } from './subjects.js';
+import { BUCKETS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
 
 const NANOS = 1_000_000;
 
@@ -25,11 +25,11 @@ export const STREAM_DECLS: StreamDecl[] = [
   { name: STREAMS.jobsEcho, subjects: [SUBJECTS.jobEcho], kind: 'workqueue' },
   { name: STREAMS.jobsDesign, subjects: [SUBJECTS.jobDesign], kind: 'workqueue' },
   { name: STREAMS.jobsRollout, subjects: [SUBJECTS.jobRollout], kind: 'workqueue' },
-  { name: STREAMS.results, subjects: ['spade.result.>'], kind: 'events' },
-  { name: STREAMS.envs, subjects: ['spade.env.>'], kind: 'events' },
-  { name: STREAMS.trajectories, subjects: ['spade.traj.>'], kind: 'events' },
-  { name: STREAMS.metrics, subjects: ['spade.metrics.>'], kind: 'events' },
-  { name: STREAMS.deadLetters, subjects: ['spade.dlq.>'], kind: 'events' },
+  { name: STREAMS.results, subjects: [SUBJECT_WILDCARDS.result], kind: 'events' },
+  { name: STREAMS.envs, subjects: [SUBJECT_WILDCARDS.env], kind: 'events' },
+  { name: STREAMS.trajectories, subjects: [SUBJECT_WILDCARDS.traj], kind: 'events' },
+  { name: STREAMS.metrics, subjects: [SUBJECT_WILDCARDS.metrics], kind: 'events' },
+  { name: STREAMS.deadLetters, subjects: [SUBJECT_WILDCARDS.deadLetter], kind: 'events' },
 ];
 
 /** Durable pull consumers, one per (role, input). All replicas of a role share one. */

@@ -5,13 +5,13 @@ import { awaitPolicyVersion } from '../policy/await-version.js';
 import type { Actor } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
-import { RolloutJob } from '../messages.js';
+import { RolloutJob, type RolloutJobBody } from '../messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../loop-options.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { unpackInts } from '../packed.js';
 import { metricOutputs } from '../loop-metrics.js';
-import { playGroup, type AgentDeps, type RolloutJobBody } from './play.js';
+import { playGroup, type AgentDeps } from './play.js';
 
 export interface AgentActorOptions {
   /** Loop options; default: the config's `loop` section. */

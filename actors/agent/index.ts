@@ -1,3 +1,3 @@
 // Public entry of the agent role.
 export { createAgentActor, type AgentActor, type AgentActorOptions, type AgentStats } from './agent-actor.js';
-export { playGroup, playEpisode, planEpisodes, groupIdOf, type AgentDeps, type EpisodePlan, type RolloutJobBody } from './play.js';
+export { playGroup, playEpisode, planEpisodes, groupIdOf, type AgentDeps, type EpisodePlan } from './play.js';

@@ -6,18 +6,10 @@ import type { ActorOutput } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { isEnvError, isEnvTimeout, type StepResult } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { TrajectoryGroup, type AcceptedEnv, type Episode } from '../messages.js';
+import { TrajectoryGroup, type AcceptedEnv, type Episode, type RolloutJobBody } from '../messages.js';
 import type { LoopOptions } from '../loop-options.js';
 import { agentPrompt, type AgentTurn } from '../prompts.js';
 import type { Policy } from '../policy/policy-service.js';
-
-export interface RolloutJobBody {
-  env: AcceptedEnv;
-  k: number;
-  seedBase: number;
-  /** Sample with at least this policy version (set by the coordinator's schedule). */
-  minPolicyVersion?: number;
-}
 
 export interface AgentDeps {
   policy: Policy;

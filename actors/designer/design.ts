@@ -5,7 +5,7 @@ import { SUBJECTS } from '../../runtime/subjects.js';
 import { makeRandom } from '../../sandbox/prng.js';
 import type { ValidationReport } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type Sample } from '../messages.js';
+import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type Sample } from '../messages.js';
 import type { LoopOptions } from '../loop-options.js';
 import { LoopError } from '../loop-errors.js';
 import { newMemoryEntry, type MemoryEntry } from '../memory/memory-entry.js';
@@ -13,14 +13,6 @@ import { retrieve } from '../memory/retrieve.js';
 import type { Policy } from '../policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
-
-export interface DesignJobBody {
-  jobId: string;
-  iteration: number;
-  seed: number;
-  /** Sample with at least this policy version (set by the coordinator's schedule). */
-  minPolicyVersion?: number;
-}
 
 /** A grounding document as the designer uses it. */
 export interface GroundingDoc {

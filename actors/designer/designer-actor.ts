@@ -6,14 +6,14 @@ import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
-import { DesignJob, RolloutJob } from '../messages.js';
+import { DesignJob, RolloutJob, type DesignJobBody } from '../messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop-options.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import type { Policy } from '../policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { unpackInts } from '../packed.js';
 import { metricOutputs } from '../loop-metrics.js';
-import { design, envIdOf, type DesignJobBody, type DesignerDeps, type GroundingDoc } from './design.js';
+import { design, envIdOf, type DesignerDeps, type GroundingDoc } from './design.js';
 import { loadLibraryEnvs } from './library-envs.js';
 import { resolve } from 'node:path';
 

@@ -1,5 +1,5 @@
 // Public entry of the designer role.
 export { createDesignerActor, groundingDoc, type DesignerActor, type DesignerActorOptions, type DesignerStats } from './designer-actor.js';
-export { design, envIdOf, extractModule, guessFamily, type DesignJobBody, type DesignerDeps, type DesignResult, type GroundingDoc } from './design.js';
+export { design, envIdOf, extractModule, guessFamily, type DesignerDeps, type DesignResult, type GroundingDoc } from './design.js';
 export { buildDesignerPrompt, memoryLine, type FittedPrompt } from './designer-prompt.js';
 export { loadLibraryEnvs, type LibraryEnv } from './library-envs.js';

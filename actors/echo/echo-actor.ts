@@ -3,11 +3,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor, ActorOutput, HandlerContext } from '../../runtime/actor.js';
 import { HostError } from '../../runtime/errors.js';
-import { EchoJob, EchoResult } from '../../runtime/message-types.js';
+import { EchoJob, EchoResult, type EchoJobBody as Job } from '../../runtime/message-types.js';
 import { CONSUMER_DECLS } from '../../runtime/topology.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-
-type Job = typeof EchoJob extends import('../../runtime/messages.js').MessageType<infer T> ? T : never;
 
 /** Pure logic: the result for a job on a given delivery. */
 export function echoResult(job: Job, ctx: Pick<HandlerContext, 'hostId' | 'deliveryCount'>): ActorOutput {

@@ -2,13 +2,13 @@
 // replicas on several hosts never lose each other's updates, and a restart continues the same baseline.
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import type { KV, Kvm } from '@nats-io/kv';
-import { BUCKETS } from '../../runtime/subjects.js';
+import { BUCKETS, POLICY_KEYS } from '../../runtime/subjects.js';
 import { EMPTY_BASELINE, baselineStep, type BaselineState, type BaselineStep } from './designer-baseline.js';
 import { BaselineStoreError } from './errors.js';
 import type { ResolvedEvaluatorOptions } from './options.js';
 
 /** Key of the baseline in BUCKETS.policy (the policy watcher only reads the `version` key). */
-export const BASELINE_KEY = 'designer-baseline';
+export const BASELINE_KEY = POLICY_KEYS.designerBaseline;
 
 const isCasLoss = (err: unknown): boolean =>
   err instanceof JetStreamApiError && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);

@@ -6,9 +6,9 @@ import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { loopOptionsOf } from '../loop-options.js';
 import { MemoryStore, newMemoryEntry, type MemoryStats } from '../memory/index.js';
-import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv } from '../messages.js';
+import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../messages.js';
 import { BaselineStore } from './baseline-store.js';
-import { labelAccepted, labelRejected, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from './label.js';
+import { labelAccepted, labelRejected } from './label.js';
 import { validateEvaluatorOptions, type EvaluatorOptions, type ResolvedEvaluatorOptions } from './options.js';
 import { scoreEpisodes, type EnvScore } from './score.js';
 

@@ -2,7 +2,7 @@
 export * from './errors.js';
 export * from './options.js';
 export { scoreEpisodes, agentAdvantages, groupNormalise, mean, type EnvScore, type AgentLabel } from './score.js';
-export { labelAccepted, labelRejected, designerTrajId, type LabeledBatchBody, type TrajectoryGroupBody, type EnvRejectedBody } from './label.js';
+export { labelAccepted, labelRejected, designerTrajId } from './label.js';
 export { baselineStep, EMPTY_BASELINE, type BaselineState, type BaselineStep } from './designer-baseline.js';
 export { BaselineStore, BASELINE_KEY } from './baseline-store.js';
 export { createEvaluatorActor, labeledMsgId } from './evaluator-actor.js';

@@ -1,13 +1,8 @@
 // Builds the evaluator's output for one environment: a LabeledBatch with the designer's sample and the agent's
 // training episodes, each with its advantage. Pure; the designer advantage comes from the baseline step.
-import { EnvRejected, LabeledBatch, TrajectoryGroup, type Labeled } from '../messages.js';
-import type { Infer } from '../../runtime/schema.js';
+import type { EnvRejectedBody, Labeled, LabeledBatchBody, TrajectoryGroupBody } from '../messages.js';
 import type { ResolvedEvaluatorOptions } from './options.js';
 import { agentAdvantages, type EnvScore } from './score.js';
-
-export type LabeledBatchBody = Infer<typeof LabeledBatch.schema>;
-export type TrajectoryGroupBody = Infer<typeof TrajectoryGroup.schema>;
-export type EnvRejectedBody = Infer<typeof EnvRejected.schema>;
 
 /** The designer trajectory's id: one designer sample per environment. */
 export const designerTrajId = (envId: string): string => `${envId}/designer`;

@@ -3,9 +3,10 @@
 // `--role all` never train and publish versions side by side.
 import type { KV } from '@nats-io/kv';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { POLICY_KEYS } from '../../runtime/subjects.js';
 import { LearnerStateError } from './errors.js';
 
-export const LEARNER_LOCK_KEY = 'learner-lock';
+export const LEARNER_LOCK_KEY = POLICY_KEYS.learnerLock;
 
 interface LockValue {
   host: string;

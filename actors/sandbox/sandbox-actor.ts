@@ -13,7 +13,7 @@ import { SandboxReply, SandboxRequest } from './sandbox-messages.js';
 
 /** Subject on which one host answers directly (affinity). */
 export function sandboxHostSubject(hostId: string): string {
-  return `${SUBJECTS.sandboxStep}.host.${hostId}`;
+  return SUBJECTS.sandboxStepOnHost(hostId);
 }
 
 export interface SandboxActorOptions {

@@ -9,7 +9,7 @@ import {
   type EpisodeRef, type ResetResult, type StepRequest, type StepResult, type ValidationReport, type WireError,
 } from '../../sandbox/index.js';
 import { sandboxHostSubject } from './sandbox-actor.js';
-import { SandboxReply, SandboxRequest } from './sandbox-messages.js';
+import { SandboxReply, SandboxRequest, type SandboxRequestBody } from './sandbox-messages.js';
 
 /** What designers and agents need from a sandbox: satisfied by SandboxPool and SandboxClient alike. */
 export interface Sandbox {
@@ -58,7 +58,7 @@ export class SandboxClient implements Sandbox {
     return { codeHash: hash, seed: req.seed, ...(req.episodeId !== undefined ? { episodeId: req.episodeId } : {}) };
   }
 
-  private async episodeCall(body: Record<string, unknown>, req: EpisodeRef): Promise<unknown> {
+  private async episodeCall(body: SandboxRequestBody, req: EpisodeRef): Promise<unknown> {
     const host = req.episodeId !== undefined ? this.affinity.get(req.episodeId) : undefined;
     const subject = host ? sandboxHostSubject(host) : SUBJECTS.sandboxStep;
     let value;
@@ -73,12 +73,12 @@ export class SandboxClient implements Sandbox {
     return value;
   }
 
-  private async call(subject: string, body: Record<string, unknown>, timeout: number, episodeId?: string, withCode = false): Promise<unknown> {
-    const hash = body.codeHash as string | undefined;
+  private async call(subject: string, body: SandboxRequestBody, timeout: number, episodeId?: string, withCode = false): Promise<unknown> {
+    const hash = body.codeHash;
     const payload = withCode && hash ? { ...body, code: this.codes.get(hash) } : body;
     let msg;
     try {
-      msg = await this.nc.request(subject, encode(SandboxRequest, payload as never), { timeout });
+      msg = await this.nc.request(subject, encode(SandboxRequest, payload), { timeout });
     } catch (err) {
       throw new SandboxError(`sandbox request on ${subject} failed: ${(err as Error).message}`, 'SANDBOX_UNREACHABLE', { subject }, err);
     }

@@ -1,5 +1,5 @@
 // Request/reply messages of the sandbox actor (core NATS, queue group): validate, reset, step.
-import { defineMessage } from '../../runtime/messages.js';
+import { defineMessage, type BodyOf } from '../../runtime/messages.js';
 import * as s from '../../runtime/schema.js';
 
 export const SandboxRequest = defineMessage(
@@ -31,3 +31,6 @@ export const SandboxReply = defineMessage(
     host: s.string(),
   }),
 );
+
+export type SandboxRequestBody = BodyOf<typeof SandboxRequest>;
+export type SandboxReplyBody = BodyOf<typeof SandboxReply>;

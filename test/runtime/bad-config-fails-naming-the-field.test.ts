@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../runtime/config.js';
 import { isConfigError } from '../../runtime/errors.js';
 import { resolveRoles } from '../../runtime/roles.js';
+import { ROLE_FACTORIES } from '../../actors/roles.js';
 import { spawnHost } from '../helpers/host-process.js';
 import { tempDir } from '../helpers/nats.js';
 
@@ -37,7 +38,7 @@ t.test('malformed --set and unloadable --config', async (t) => {
 });
 
 t.test('unknown role names host.roles and lists the known ones', async (t) => {
-  t.throws(() => resolveRoles(['nope']), /config\.host\.roles: unknown role "nope" \(known: all, echo/);
+  t.throws(() => resolveRoles(['nope'], ROLE_FACTORIES), /config\.host\.roles: unknown role "nope" \(known: all, echo/);
 });
 
 t.test('node runtime/start.js exits non-zero with the field in its message', async (t) => {

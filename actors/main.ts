@@ -1,0 +1,22 @@
+// The self-play loop's composition root: its roles, its message catalog and its extra commands, handed to the
+// runtime's command line. runtime/spade.js and runtime/start.js run `runSpade` from the compiled build.
+import { runCli, type CliApp } from '../runtime/cli.js';
+import { LOOP_MESSAGES } from './catalog.js';
+import { ROLE_FACTORIES } from './roles.js';
+
+export const SPADE_APP: CliApp = {
+  roles: ROLE_FACTORIES,
+  catalog: LOOP_MESSAGES,
+  commands: {
+    env: {
+      summary: 'check or play environment modules (spade env --help)',
+      // Loaded on use: only `spade env` needs the sandbox's command module.
+      run: async (argv) => (await import('../sandbox/cli-env.js')).envCommand(argv),
+    },
+  },
+};
+
+/** The `spade` command line of this build. */
+export function runSpade(argv: string[]): Promise<void> {
+  return runCli(argv, SPADE_APP);
+}

@@ -1,0 +1,31 @@
+// The self-play loop's role registry (composition root): name → actor factory, handed to the runtime's host.
+// `--role all` runs every role listed here.
+import type { RoleRegistry } from '../runtime/roles.js';
+import { createEchoActor } from './echo/echo-actor.js';
+import { createDesignerActor } from './designer/designer-actor.js';
+import { createAgentActor } from './agent/agent-actor.js';
+import { createEvaluatorActor } from './evaluator/evaluator-actor.js';
+import { createLearnerActor } from './learner/learner-actor.js';
+import { loopOptionsOf } from './loop-options.js';
+import { createSandboxActor } from './sandbox/sandbox-actor.js';
+import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
+
+export const ROLE_FACTORIES: RoleRegistry = {
+  echo: () => createEchoActor(),
+  designer: () => createDesignerActor(),
+  agent: () => createAgentActor(),
+  evaluator: (env) => createEvaluatorActor(env, loopOptionsOf(env.config).evaluator),
+  learner: (env) => createLearnerActor(loopOptionsOf(env.config).learner),
+  sandbox: () => createSandboxActor(),
+  coordinator: (env) =>
+    createCoordinatorActor({
+      runDir: env.config.run.dir,
+      seed: env.config.run.seed,
+      designsPerIteration: env.config.run.designsPerIteration,
+      maxStaleness: env.config.run.maxStaleness,
+      iterations: env.config.run.iterations,
+      minutes: env.config.run.minutes,
+      view: env.config.run.view === 'auto' ? (process.stderr.isTTY ? 'tty' : 'lines') : env.config.run.view,
+      viewEveryMs: process.stderr.isTTY ? 1_000 : 10_000,
+    }),
+};
