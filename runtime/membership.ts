@@ -2,18 +2,13 @@
 import { hostname } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KV } from '@nats-io/kv';
-import { MemberHeartbeat } from './message-types.js';
+import { MemberHeartbeat, type MemberHeartbeatBody } from './message-types.js';
 import { decode, encode } from './messages.js';
 import type { Connection } from './connection.js';
 import { BUCKETS } from './subjects.js';
 
-export interface MemberStats {
-  inflight: number;
-  handled: number;
-  failed: number;
-  deadLettered: number;
-  draining: boolean;
-}
+/** The host's counters each heartbeat carries. */
+export type MemberStats = Pick<MemberHeartbeatBody, 'inflight' | 'handled' | 'failed' | 'deadLettered' | 'draining'>;
 
 
 export class Membership {
