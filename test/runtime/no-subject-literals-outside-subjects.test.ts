@@ -53,11 +53,11 @@ const KV_CALLS = new Set(['get', 'put', 'create', 'update', 'delete', 'purge', '
 
 /** A literal that is the key of a KV call: `kv.get('…')`, `runKv.put('…', …)`, `kv.watch({ key: '…' })`. */
 function isKvKey(node: ts.StringLiteralLike): boolean {
-  let call: ts.Node = node.parent;
-  if (ts.isPropertyAssignment(call) && call.name.getText() === 'key') call = call.parent.parent;
-  if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression)) return false;
-  const target = call.expression.expression.getText();
-  return KV_CALLS.has(call.expression.name.text) && /kv\b|kv$|Kv\b|^kv/i.test(target) && call.arguments[0] === (ts.isPropertyAssignment(node.parent) ? node.parent.parent : node);
+  // The call's first argument is the literal itself, or the `{ key: … }` object holding it.
+  const arg: ts.Node = ts.isPropertyAssignment(node.parent) && node.parent.name.getText() === 'key' ? node.parent.parent : node;
+  const call = arg.parent;
+  if (!call || !ts.isCallExpression(call) || call.arguments[0] !== arg || !ts.isPropertyAccessExpression(call.expression)) return false;
+  return KV_CALLS.has(call.expression.name.text) && /kv/i.test(call.expression.expression.getText());
 }
 
 function literalsIn(file: string): string[] {
