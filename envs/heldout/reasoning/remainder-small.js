@@ -2,7 +2,7 @@
 export const spec = {
   name: 'remainder-small',
   description: 'I think of a whole number from 1 to 20. I tell you its remainders when divided by 4 and by 5. Answer with the number. Two tries.',
-  hint: 'List the numbers from 1 to 20 with the right remainder by 5 (there are four of them) and keep the one whose remainder by 4 also fits.',
+  hint: 'Of the candidates, exactly four have the right remainder by 5: list them and keep the one whose remainder by 4 also fits.',
   maxTurns: 2,
 };
 
