@@ -1,14 +1,18 @@
 // The registry of roles a host can run: name → actor factory. `--role all` runs every one.
 import type { ActorFactory } from './actor.js';
+import { defineConfigSection } from './config.js';
 import { ConfigError } from './errors.js';
 import { createEchoActor } from '../actors/echo/echo-actor.js';
 import { createDesignerActor } from '../actors/designer/designer-actor.js';
 import { createAgentActor } from '../actors/agent/agent-actor.js';
 import { createEvaluatorActor } from '../actors/evaluator/evaluator-actor.js';
 import { createLearnerActor } from '../actors/learner/learner-actor.js';
-import { loopOptionsOf } from '../actors/loop-options.js';
+import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../actors/loop-options.js';
 import { createSandboxActor } from '../actors/sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from '../actors/coordinator/coordinator-actor.js';
+
+// The composition root registers the sections runtime/config.ts carries but does not own.
+defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path));
 
 export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   echo: () => createEchoActor(),
@@ -16,7 +20,7 @@ export const ROLE_FACTORIES: Record<string, ActorFactory> = {
   agent: () => createAgentActor(),
   evaluator: (env) => createEvaluatorActor(env, loopOptionsOf(env.config).evaluator),
   learner: (env) => createLearnerActor(loopOptionsOf(env.config).learner),
-  sandbox: () => createSandboxActor(),
+  sandbox: (env) => createSandboxActor({ pool: loopOptionsOf(env.config).sandbox.limits }),
   coordinator: (env) =>
     createCoordinatorActor({
       runDir: env.config.run.dir,
