@@ -1,19 +1,15 @@
 // Typed errors of the corpus: unreadable paths, malformed JSONL lines (naming file:line and what was wrong) and
 // corpora that end up empty, each with an isX() helper. A bad option is an OptionsError (runtime/options.ts).
-import { guard, SpadeError } from '../runtime/spade-error.js';
+import { coded, guard, SpadeError } from '../runtime/spade-error.js';
 
 /** Root of every error the corpus throws. */
-export class CorpusError extends SpadeError {
-  constructor(message: string, code: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code, data, cause });
-  }
-}
+export class CorpusError extends SpadeError {}
 
 /** A path does not exist, cannot be read, or a .gz file is not valid gzip. */
 export class CorpusFileError extends CorpusError {
   readonly file: string;
   constructor(file: string, what: string, cause?: unknown) {
-    super(`${file}: ${what}`, 'CORPUS_FILE', { file }, cause);
+    super(`${file}: ${what}`, { code: 'CORPUS_FILE', data: { file }, cause });
     this.file = file;
   }
 }
@@ -28,7 +24,7 @@ export class CorpusLineError extends CorpusError {
   readonly line: number;
   readonly reason: CorpusLineReason;
   constructor(file: string, line: number, reason: CorpusLineReason, detail: string, cause?: unknown) {
-    super(`${file}:${line}: ${detail}`, 'CORPUS_LINE', { file, line, reason }, cause);
+    super(`${file}:${line}: ${detail}`, { code: 'CORPUS_LINE', data: { file, line, reason }, cause });
     this.file = file;
     this.line = line;
     this.reason = reason;
@@ -36,11 +32,7 @@ export class CorpusLineError extends CorpusError {
 }
 
 /** The paths held no usable document (after skipping malformed and short ones), or no document has positive weight. */
-export class CorpusEmptyError extends CorpusError {
-  constructor(what: string) {
-    super(what, 'CORPUS_EMPTY');
-  }
-}
+export class CorpusEmptyError extends coded(CorpusError, 'CORPUS_EMPTY') {}
 
 export const isCorpusError = guard(CorpusError);
 export const isCorpusFileError = guard(CorpusFileError);

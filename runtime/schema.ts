@@ -12,6 +12,11 @@ export interface Issue {
 
 export type Check<T> = {
   readonly kind: string;
+  /**
+   * Returns null when `value` conforms, else what is wrong, its `path` relative to `value` (e.g. ".a[1].b"): paths are
+   * built only on failure, so a conforming message costs no string work (see bench:schema).
+   */
+  at(value: unknown): Issue | null;
   /** Returns null when `value` conforms, else what is wrong at `path` (or below it). */
   issue(value: unknown, path: string): Issue | null;
   /** Returns null when `value` conforms, else a message naming `path`. */
@@ -38,25 +43,38 @@ export function formatIssue(i: Issue): string {
   return `${i.path}: ${i.text ?? `expected ${i.expected}, got ${show(i.got)}`}`;
 }
 
-function make<T>(kind: string, issue: (v: unknown, p: string) => Issue | null, extra: { optional?: boolean; shape?: Record<string, Check<unknown>> } = {}): Check<T> {
+function make<T>(kind: string, at: (v: unknown) => Issue | null, extra: { optional?: boolean; shape?: Record<string, Check<unknown>> } = {}): Check<T> {
+  const issue = (v: unknown, p: string): Issue | null => {
+    const i = at(v);
+    return i === null ? null : { ...i, path: p + i.path };
+  };
+  // Every check has the same fields in the same order, so the parents' `.at` loads stay monomorphic.
   return {
     kind,
+    at,
     issue,
     check(v, p) {
       const i = issue(v, p);
       return i === null ? null : formatIssue(i);
     },
-    ...extra,
+    optional: extra.optional ?? false,
+    shape: extra.shape,
   };
 }
 
-const fail = (path: string, expected: string, got: unknown): Issue => ({ path, expected, got });
+/** An issue at the value itself (relative path ""); parents prefix their key on the way up. */
+const fail = (expected: string, got: unknown): Issue => ({ path: '', expected, got });
+
+function under(prefix: string, i: Issue): Issue {
+  i.path = prefix + i.path;
+  return i;
+}
 
 export function string(opts: { min?: number; max?: number; pattern?: RegExp } = {}): Check<string> {
   const { min = 0, max = Infinity, pattern } = opts;
   const expected = `a string${pattern ? ` matching ${pattern}` : ''}${min > 0 ? ` of length >= ${min}` : ''}${max < Infinity ? ` of length <= ${max}` : ''}`;
-  return make('string', (v, p) =>
-    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(p, expected, v));
+  return make('string', (v) =>
+    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(expected, v));
 }
 
 export interface NumberOptions {
@@ -75,28 +93,28 @@ export function number(opts: NumberOptions = {}): Check<number> {
   const bounds = [min > -Infinity ? `>= ${min}` : '', gt !== undefined ? `> ${gt}` : '', max < Infinity ? `<= ${max}` : '', lt !== undefined ? `< ${lt}` : '']
     .filter(Boolean).join(' and ');
   const expected = `${integer ? 'an integer' : infinite ? 'a number' : 'a finite number'}${bounds ? ` ${bounds}` : ''}`;
-  return make('number', (v, p) =>
+  return make('number', (v) =>
     typeof v === 'number' && (Number.isFinite(v) || (infinite && !Number.isNaN(v))) && (!integer || Number.isInteger(v)) && v >= min && v <= max &&
     (gt === undefined || v > gt) && (lt === undefined || v < lt)
       ? null
-      : fail(p, expected, v));
+      : fail(expected, v));
 }
 
 export const int = (opts: { min?: number; max?: number } = {}): Check<number> => number({ ...opts, integer: true });
 
 export function boolean(): Check<boolean> {
-  return make('boolean', (v, p) => (typeof v === 'boolean' ? null : fail(p, 'true or false', v)));
+  return make('boolean', (v) => (typeof v === 'boolean' ? null : fail('true or false', v)));
 }
 
 export function bytes(opts: { max?: number } = {}): Check<Uint8Array> {
   const max = opts.max ?? Infinity;
   const expected = `bytes${max < Infinity ? ` (<= ${max})` : ''}`;
-  return make('bytes', (v, p) => (v instanceof Uint8Array && v.length <= max ? null : fail(p, expected, v)));
+  return make('bytes', (v) => (v instanceof Uint8Array && v.length <= max ? null : fail(expected, v)));
 }
 
 export function literal<const L extends string | number | boolean>(...values: L[]): Check<L> {
   const expected = `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-  return make('literal', (v, p) => ((values as unknown[]).includes(v) ? null : fail(p, expected, v)));
+  return make('literal', (v) => ((values as unknown[]).includes(v) ? null : fail(expected, v)));
 }
 
 export function unknownValue(): Check<unknown> {
@@ -105,27 +123,26 @@ export function unknownValue(): Check<unknown> {
 
 /** Absent: undefined or null. */
 export function optional<T>(inner: Check<T>): Check<T | undefined> {
-  return make(inner.kind, (v, p) => (v === undefined || v === null ? null : inner.issue(v, p)), { optional: true });
+  return make(inner.kind, (v) => (v === undefined || v === null ? null : inner.at(v)), { optional: true });
 }
 
 /** Present, and either null or `inner`. */
 export function nullable<T>(inner: Check<T>): Check<T | null> {
-  const i = inner;
-  return make(inner.kind, (v, p) => {
+  return make(inner.kind, (v) => {
     if (v === null) return null;
-    const e = i.issue(v, p);
-    return e && e.path === p ? { ...e, expected: `${e.expected} or null` } : e;
+    const e = inner.at(v);
+    return e && e.path === '' ? { ...e, expected: `${e.expected} or null` } : e;
   });
 }
 
 export function array<T>(item: Check<T>, opts: { min?: number; max?: number } = {}): Check<T[]> {
   const { min = 0, max = Infinity } = opts;
   const expected = `an array${min > 0 ? ` of >= ${min} items` : ''}${max < Infinity ? ` of <= ${max} items` : ''}`;
-  return make('array', (v, p) => {
-    if (!Array.isArray(v) || v.length < min || v.length > max) return fail(p, expected, v);
+  return make('array', (v) => {
+    if (!Array.isArray(v) || v.length < min || v.length > max) return fail(expected, v);
     for (let i = 0; i < v.length; i++) {
-      const e = item.issue(v[i], `${p}[${i}]`);
-      if (e) return e;
+      const e = item.at(v[i]);
+      if (e) return under(`[${i}]`, e);
     }
     return null;
   });
@@ -134,11 +151,11 @@ export function array<T>(item: Check<T>, opts: { min?: number; max?: number } = 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
 export function record<T>(value: Check<T>): Check<Record<string, T>> {
-  return make('record', (v, p) => {
-    if (!isObject(v)) return fail(p, 'an object', v);
+  return make('record', (v) => {
+    if (!isObject(v)) return fail('an object', v);
     for (const k in v) {
-      const e = value.issue(v[k], `${p}.${k}`);
-      if (e) return e;
+      const e = value.at(v[k]);
+      if (e) return under(`.${k}`, e);
     }
     return null;
   });
@@ -156,15 +173,15 @@ export function object<S extends Shape>(shape: S, opts: { strict?: boolean } = {
   const strict = opts.strict === true;
   return make(
     'object',
-    (v, p) => {
-      if (!isObject(v)) return fail(p, 'an object', v);
+    (v) => {
+      if (!isObject(v)) return fail('an object', v);
       for (let i = 0; i < keys.length; i++) {
-        const e = checks[i]!.issue(v[keys[i]!], `${p}.${keys[i]}`);
-        if (e) return e;
+        const e = checks[i]!.at(v[keys[i]!]);
+        if (e) return under(`.${keys[i]}`, e);
       }
       if (strict) {
         for (const k in v)
-          if (!(k in shape)) return { path: `${p}.${k}`, expected: `one of the known fields (${keys.join(', ')})`, got: k, text: `unknown field (known: ${keys.join(', ')})` };
+          if (!(k in shape)) return { path: `.${k}`, expected: `one of the known fields (${keys.join(', ')})`, got: k, text: `unknown field (known: ${keys.join(', ')})` };
       }
       return null;
     },

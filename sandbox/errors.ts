@@ -1,7 +1,7 @@
 // Typed errors of the sandbox: what environment code did wrong (EnvError family, carrying the call stage and
 // the offending value) and what went wrong around it (SandboxError family: missing code, dead workers, closed pool).
 // A bad SandboxOptions field is an OptionsError (runtime/options.ts).
-import { guard, SpadeError } from '../runtime/spade-error.js';
+import { coded, guard, SpadeError } from '../runtime/spade-error.js';
 
 /** Where in an environment's life a failure happened. */
 export type EnvStage = 'parse' | 'load' | 'reset' | 'step' | 'oracle' | 'validation';
@@ -79,43 +79,35 @@ export const isEnvThrew = guard(EnvThrew);
 export const isEnvNondeterministic = guard(EnvNondeterministic);
 
 /** Base of failures of the sandbox itself, not of the environment. */
-export class SandboxError extends SpadeError {
-  constructor(message: string, code: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code, data, cause });
-  }
-}
+export class SandboxError extends SpadeError {}
 /** A request named a code hash the pool has never seen: resend it with `code`. */
 export class SandboxCodeMissing extends SandboxError {
   readonly codeHash: string;
   constructor(codeHash: string) {
-    super(`no code cached for hash ${codeHash}: resend the request with its code`, 'SANDBOX_CODE_MISSING', { codeHash });
+    super(`no code cached for hash ${codeHash}: resend the request with its code`, { code: 'SANDBOX_CODE_MISSING', data: { codeHash } });
     this.codeHash = codeHash;
   }
 }
 /** A request is malformed (bad seed, actions not strings, code that does not match its hash...). */
 export class SandboxRequestError extends SandboxError {
   constructor(message: string, field: string) {
-    super(message, 'SANDBOX_REQUEST', { field });
+    super(message, { code: 'SANDBOX_REQUEST', data: { field } });
   }
 }
 /** A worker died twice on the same call (after the one retry). */
 export class SandboxWorkerDied extends SandboxError {
   constructor(message: string, cause?: unknown) {
-    super(message, 'SANDBOX_WORKER_DIED', {}, cause);
+    super(message, { code: 'SANDBOX_WORKER_DIED', cause });
   }
 }
 /** The pool is closed. */
 export class SandboxClosed extends SandboxError {
   constructor() {
-    super('the sandbox pool is closed', 'SANDBOX_CLOSED');
+    super('the sandbox pool is closed', { code: 'SANDBOX_CLOSED' });
   }
 }
 /** The shared kit (envs/kit.js) failed to load; no environment can run. */
-export class SandboxKitError extends SandboxError {
-  constructor(message: string) {
-    super(message, 'SANDBOX_KIT');
-  }
-}
+export class SandboxKitError extends coded(SandboxError, 'SANDBOX_KIT') {}
 
 export const isSandboxError = guard(SandboxError);
 export const isSandboxCodeMissing = guard(SandboxCodeMissing);
@@ -148,5 +140,5 @@ export function fromWireError(w: WireError): Error {
   if (w.name === 'SandboxCodeMissing') return new SandboxCodeMissing(String(w.data?.codeHash ?? ''));
   if (w.name === 'SandboxRequestError') return new SandboxRequestError(w.message, String(w.data?.field ?? ''));
   if (w.name === 'SandboxKitError') return new SandboxKitError(w.message);
-  return new SandboxError(`${w.name}: ${w.message}`, 'SANDBOX_INTERNAL', { original: w.name });
+  return new SandboxError(`${w.name}: ${w.message}`, { code: 'SANDBOX_INTERNAL', data: { original: w.name } });
 }
