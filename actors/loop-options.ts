@@ -34,6 +34,12 @@ export interface LoopOptions {
     maxTurns: number;
     /** Prompt budget (oldest turns dropped to fit); the warm start trains with the same (agentMaxPromptTokens). */
     maxPromptTokens: number;
+    /**
+     * Times a reset or step that ran past loop.sandbox.limits.callTimeoutMs is replayed before the episode ends on
+     * ENV_TIMEOUT. Play-time tolerance for scheduling blips on shared cores while validation keeps the strict limit
+     * (a spurious fault would cost the designer evaluator.faultPenalty); 0 = a timeout ends the episode at once.
+     */
+    timeoutRetries: number;
   };
   /** Baselines and ablations (the evaluator reads noHintRegret). */
   ablations: {
@@ -101,7 +107,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 4,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
-  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024 },
+  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
@@ -124,7 +130,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
     k: s.int({ min: 1, max: 256 }),
     memory: s.object({ k: s.int({ min: 0, max: 64 }), frontierFraction: s.number({ min: 0, max: 1 }), frontierPool: s.number({ min: 1, max: 1000 }) }, { strict: true }),
     designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }) }, { strict: true }),
-    agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }) }, { strict: true }),
+    agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }), timeoutRetries: s.int({ min: 0, max: 10 }) }, { strict: true }),
     ablations: s.object({ fixedEnvs: s.boolean(), noCorpus: s.boolean(), noMemory: s.boolean(), noHintRegret: s.boolean() }, { strict: true }),
     policy: s.object(
       {

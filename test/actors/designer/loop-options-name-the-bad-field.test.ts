@@ -29,6 +29,7 @@ t.test('errors name the field', async (t) => {
     [{ policy: { checkpoint: '' } }, 'loop.policy.checkpoint'],
     [{ sandbox: { mode: 'cloud' } }, 'loop.sandbox.mode'],
     [{ agent: { maxTokenz: 3 } }, 'loop.agent.maxTokenz'],
+    [{ agent: { timeoutRetries: -1 } }, 'loop.agent.timeoutRetries'],
     [{ corpus: 'x' }, 'loop.corpus'],
     [{ evaluator: { tau: 2 } }, 'loop.evaluator.tau'],
     [{ learner: { clipEps: 0 } }, 'loop.learner.clipEps'],
