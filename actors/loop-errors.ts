@@ -1,28 +1,14 @@
 // Typed errors of the self-play loop's designer, agent, policy service and environment memory.
-import { SpadeError } from '../runtime/spade-error.js';
+// A bad LoopOptions field is an OptionsError (runtime/options.ts) naming its path under `loop`.
+import { coded, guard, SpadeError } from '../runtime/spade-error.js';
 
 export class LoopError extends SpadeError {}
 
-/** A LoopOptions field is invalid; `field` is its dotted path under `loop` (e.g. `loop.agent.maxTokens`). */
-export class LoopOptionsError extends LoopError {
-  constructor(readonly field: string, expected: string, value: unknown) {
-    super(`${field} must be ${expected} (got ${JSON.stringify(value) ?? String(value)})`, { code: 'LOOP_OPTIONS', data: { field } });
-  }
-}
-
 /** The policy service could not load or build its model, or was used after close(). */
-export class PolicyError extends LoopError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'POLICY', data, cause });
-  }
-}
+export class PolicyError extends coded(LoopError, 'POLICY') {}
 
 /** Reading or writing the environment memory (KV bucket) failed, or an entry there is malformed. */
-export class MemoryError extends LoopError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'ENV_MEMORY', data, cause });
-  }
-}
+export class MemoryError extends coded(LoopError, 'ENV_MEMORY') {}
 
 /** A prompt cannot fit the model's context even with memory dropped and the document cut. */
 export class PromptTooLongError extends LoopError {
@@ -31,7 +17,6 @@ export class PromptTooLongError extends LoopError {
   }
 }
 
-export const isLoopError = (e: unknown): e is LoopError => e instanceof LoopError;
-export const isLoopOptionsError = (e: unknown): e is LoopOptionsError => e instanceof LoopOptionsError;
-export const isPolicyError = (e: unknown): e is PolicyError => e instanceof PolicyError;
-export const isMemoryError = (e: unknown): e is MemoryError => e instanceof MemoryError;
+export const isLoopError = guard(LoopError);
+export const isPolicyError = guard(PolicyError);
+export const isMemoryError = guard(MemoryError);

@@ -2,7 +2,9 @@
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
 import { validateEvaluatorOptions, type EvaluatorOptions } from './evaluator/options.js';
 import { validateLearnerOptions, type LearnerOptions } from './learner/options.js';
-import { LoopOptionsError } from './loop-errors.js';
+import { OptionsError, resolveOptions } from '../runtime/options.js';
+import { validateSandboxLimits, type SandboxLimits } from '../sandbox/options.js';
+import * as s from '../runtime/schema.js';
 
 export interface SamplingOptions {
   maxTokens: number;
@@ -32,6 +34,12 @@ export interface LoopOptions {
     maxTurns: number;
     /** Prompt budget (oldest turns dropped to fit); the warm start trains with the same (agentMaxPromptTokens). */
     maxPromptTokens: number;
+    /**
+     * Times a reset or step that ran past loop.sandbox.limits.callTimeoutMs is replayed before the episode ends on
+     * ENV_TIMEOUT. Play-time tolerance for scheduling blips on shared cores while validation keeps the strict limit
+     * (a spurious fault would cost the designer evaluator.faultPenalty); 0 = a timeout ends the episode at once.
+     */
+    timeoutRetries: number;
   };
   /** Baselines and ablations (the evaluator reads noHintRegret). */
   ablations: {
@@ -78,6 +86,11 @@ export interface LoopOptions {
     mode: 'remote' | 'local';
     /** Worker threads of a local pool. */
     workers: number;
+    /**
+     * Limits of every sandbox pool of the loop (sandbox/options.ts: call timeouts, memory, output sizes, caches):
+     * the sandbox role's pool and a local one alike; empty = the sandbox defaults.
+     */
+    limits: SandboxLimits;
   };
   /** Evaluator options (actors/evaluator/options.ts); validated there, field errors name `loop.evaluator.<field>`. */
   evaluator: EvaluatorOptions;
@@ -94,7 +107,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 4,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
-  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024 },
+  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
@@ -102,88 +115,56 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   },
   corpus: { paths: [] },
   library: '',
-  sandbox: { mode: 'remote', workers: 1 },
+  sandbox: { mode: 'remote', workers: 1, limits: {} },
   evaluator: {},
   learner: {},
 };
 
-function int(field: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) throw new LoopOptionsError(field, `an integer in [${min}, ${max}]`, v);
-}
-function num(field: string, v: unknown, min: number, max: number, openMin = false): void {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v > max || v < min || (openMin && v === min))
-    throw new LoopOptionsError(field, `a number in ${openMin ? '(' : '['}${min}, ${max}]`, v);
-}
-function bool(field: string, v: unknown): void {
-  if (typeof v !== 'boolean') throw new LoopOptionsError(field, 'a boolean', v);
-}
-function sampling(field: string, o: SamplingOptions): void {
-  int(`${field}.maxTokens`, o.maxTokens, 1, 1 << 20);
-  num(`${field}.temperature`, o.temperature, 0, 100);
-  num(`${field}.topP`, o.topP, 0, 1, true);
-}
+const sampling = { maxTokens: s.int({ min: 1, max: 1 << 20 }), temperature: s.number({ min: 0, max: 100 }), topP: s.number({ gt: 0, max: 1 }) };
+const size = s.int({ min: 1, max: 1 << 20 });
+const loose = s.record(s.unknownValue());
 
-function section<T extends object>(field: string, def: T, given: unknown, open = false): T {
-  if (given === undefined) return { ...def };
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new LoopOptionsError(field, 'an object', given);
-  if (!open) for (const k of Object.keys(given)) if (!(k in def)) throw new LoopOptionsError(`${field}.${k}`, `a known field (${Object.keys(def).join(', ')})`, k);
-  const out = { ...def } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v;
-  return out as T;
-}
+/** The resolved form of LoopOptions; unknown keys are rejected at every depth (evaluator and learner: by their own schemas). */
+export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
+  {
+    k: s.int({ min: 1, max: 256 }),
+    memory: s.object({ k: s.int({ min: 0, max: 64 }), frontierFraction: s.number({ min: 0, max: 1 }), frontierPool: s.number({ min: 1, max: 1000 }) }, { strict: true }),
+    designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }) }, { strict: true }),
+    agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }), timeoutRetries: s.int({ min: 0, max: 10 }) }, { strict: true }),
+    ablations: s.object({ fixedEnvs: s.boolean(), noCorpus: s.boolean(), noMemory: s.boolean(), noHintRegret: s.boolean() }, { strict: true }),
+    policy: s.object(
+      {
+        checkpoint: s.nullable(s.string({ min: 1 })),
+        missingCheckpoint: s.literal('init', 'fail'),
+        tokenizer: s.string({ min: 1 }),
+        init: s.object({ layers: size, width: size, heads: size, contextLength: size, seed: s.int({ min: 0 }) }, { strict: true }),
+        maxBatch: s.int({ min: 1, max: 4096 }),
+        seed: s.int({ min: 0 }),
+        threads: s.int({ min: 0, max: 1024 }),
+        weightSync: s.boolean(),
+        ownThread: s.boolean(),
+      },
+      { strict: true },
+    ),
+    corpus: s.object({ paths: s.array(s.string({ min: 1 })) }, { strict: true }),
+    library: s.string(),
+    sandbox: s.object({ mode: s.literal('remote', 'local'), workers: s.int({ min: 1, max: 1024 }), limits: loose as s.Check<SandboxLimits> }, { strict: true }),
+    evaluator: loose as s.Check<EvaluatorOptions>,
+    learner: loose as s.Check<LearnerOptions>,
+  },
+  { strict: true },
+);
 
-/** Fills defaults and checks every field; throws LoopOptionsError naming the first bad one (as `loop.<path>`). */
-export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
-  const o = section('loop', DEFAULT_LOOP_OPTIONS, input);
-  o.memory = section('loop.memory', DEFAULT_LOOP_OPTIONS.memory, input.memory);
-  o.designer = section('loop.designer', DEFAULT_LOOP_OPTIONS.designer, input.designer);
-  o.agent = section('loop.agent', DEFAULT_LOOP_OPTIONS.agent, input.agent);
-  o.ablations = section('loop.ablations', DEFAULT_LOOP_OPTIONS.ablations, input.ablations);
-  o.policy = section('loop.policy', DEFAULT_LOOP_OPTIONS.policy, input.policy);
-  o.policy.init = section('loop.policy.init', DEFAULT_LOOP_OPTIONS.policy.init, input.policy?.init);
-  o.corpus = section('loop.corpus', DEFAULT_LOOP_OPTIONS.corpus, input.corpus);
-  o.sandbox = section('loop.sandbox', DEFAULT_LOOP_OPTIONS.sandbox, input.sandbox);
-
-  int('loop.k', o.k, 1, 256);
-  int('loop.memory.k', o.memory.k, 0, 64);
-  num('loop.memory.frontierFraction', o.memory.frontierFraction, 0, 1);
-  num('loop.memory.frontierPool', o.memory.frontierPool, 1, 1000);
-  sampling('loop.designer', o.designer);
-  int('loop.designer.docChars', o.designer.docChars, 0, 1 << 20);
-  int('loop.designer.validationSeeds', o.designer.validationSeeds, 1, 1024);
-  sampling('loop.agent', o.agent);
-  int('loop.agent.maxTurns', o.agent.maxTurns, 1, 64);
-  int('loop.agent.maxPromptTokens', o.agent.maxPromptTokens, 16, 1 << 20);
-  for (const k of Object.keys(o.ablations) as (keyof LoopOptions['ablations'])[]) bool(`loop.ablations.${k}`, o.ablations[k]);
-  const p = o.policy;
-  if (p.checkpoint !== null && (typeof p.checkpoint !== 'string' || p.checkpoint === '')) throw new LoopOptionsError('loop.policy.checkpoint', 'a directory path or null', p.checkpoint);
-  if (p.missingCheckpoint !== 'init' && p.missingCheckpoint !== 'fail') throw new LoopOptionsError('loop.policy.missingCheckpoint', '"init" or "fail"', p.missingCheckpoint);
-  if (typeof p.tokenizer !== 'string' || p.tokenizer === '') throw new LoopOptionsError('loop.policy.tokenizer', 'a tokenizer name or path', p.tokenizer);
-  for (const f of ['layers', 'width', 'heads', 'contextLength'] as const) int(`loop.policy.init.${f}`, p.init[f], 1, 1 << 20);
-  int('loop.policy.init.seed', p.init.seed, 0);
-  if (p.init.width % p.init.heads !== 0 || (p.init.width / p.init.heads) % 2 !== 0)
-    throw new LoopOptionsError('loop.policy.init.width', `a multiple of heads (${p.init.heads}) with an even head size`, p.init.width);
-  int('loop.policy.maxBatch', p.maxBatch, 1, 4096);
-  int('loop.policy.seed', p.seed, 0);
-  int('loop.policy.threads', p.threads, 0, 1024);
-  bool('loop.policy.weightSync', p.weightSync);
-  bool('loop.policy.ownThread', p.ownThread);
-  if (!Array.isArray(o.corpus.paths) || o.corpus.paths.some((x) => typeof x !== 'string' || x === ''))
-    throw new LoopOptionsError('loop.corpus.paths', 'an array of non-empty paths', o.corpus.paths);
-  if (typeof o.library !== 'string') throw new LoopOptionsError('loop.library', 'a directory path ("" = envs/library)', o.library);
-  if (o.sandbox.mode !== 'remote' && o.sandbox.mode !== 'local') throw new LoopOptionsError('loop.sandbox.mode', '"remote" or "local"', o.sandbox.mode);
-  int('loop.sandbox.workers', o.sandbox.workers, 1, 1024);
-  o.evaluator = section('loop.evaluator', {}, input.evaluator, true) as EvaluatorOptions;
-  o.learner = section('loop.learner', {}, input.learner, true) as LearnerOptions;
-  for (const [name, check] of [['evaluator', () => validateEvaluatorOptions(o.evaluator)], ['learner', () => validateLearnerOptions(o.learner)]] as const) {
-    try {
-      check();
-    } catch (err) {
-      const field = (err as { field?: string }).field;
-      if (field === undefined) throw err;
-      throw new LoopOptionsError(`loop.${name}.${field}`, (err as Error).message.replace(/^.* must be /, '').replace(/ \(got .*\)$/, ''), (o[name] as Record<string, unknown>)[field]);
-    }
-  }
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one (as `<path>.<field>`). */
+export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop'): LoopOptions {
+  const o = resolveOptions(LOOP_OPTIONS_SCHEMA, DEFAULT_LOOP_OPTIONS, input, path);
+  const { width, heads } = o.policy.init;
+  if (width % heads !== 0 || (width / heads) % 2 !== 0)
+    throw new OptionsError(`${path}.policy.init.width`, `a multiple of heads (${heads}) with an even head size`, width);
+  // Checked here so a bad value fails at start; the actors resolve them again from these partial forms.
+  validateEvaluatorOptions(o.evaluator, `${path}.evaluator`);
+  validateLearnerOptions(o.learner, `${path}.learner`);
+  validateSandboxLimits(o.sandbox.limits, `${path}.sandbox.limits`);
   return o;
 }
 

@@ -1,5 +1,5 @@
 // The sandbox the designer and agent use: the cluster's sandbox role through SandboxClient ('remote'), or one
-// SandboxPool per process shared by both roles ('local').
+// SandboxPool per process shared by both roles ('local'), under the config's limits (loop.sandbox.limits).
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SandboxPool } from '../sandbox/index.js';
 import { SandboxClient, type Sandbox } from './sandbox/sandbox-client.js';
@@ -16,7 +16,7 @@ export function leaseSandbox(o: LoopOptions['sandbox'], nc: NatsConnection): San
   if (o.mode === 'remote') {
     return { sandbox: new SandboxClient(nc), release: async () => undefined };
   }
-  local ??= { pool: new SandboxPool({ workers: o.workers }), leases: 0 };
+  local ??= { pool: new SandboxPool({ ...o.limits, workers: o.workers }), leases: 0 };
   const entry = local;
   entry.leases++;
   let released = false;

@@ -1,14 +1,18 @@
 // The self-play loop's role registry (composition root): name → actor factory, handed to the runtime's host.
 // `--role all` runs every role listed here.
+import { defineConfigSection } from '../runtime/config.js';
 import type { RoleRegistry } from '../runtime/roles.js';
 import { createEchoActor } from './echo/echo-actor.js';
 import { createDesignerActor } from './designer/designer-actor.js';
 import { createAgentActor } from './agent/agent-actor.js';
 import { createEvaluatorActor } from './evaluator/evaluator-actor.js';
 import { createLearnerActor } from './learner/learner-actor.js';
-import { loopOptionsOf } from './loop-options.js';
+import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop-options.js';
 import { createSandboxActor } from './sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
+
+// The composition root registers the config sections runtime/config.ts carries but does not own.
+defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path));
 
 export const ROLE_FACTORIES: RoleRegistry = {
   echo: () => createEchoActor(),
@@ -16,7 +20,7 @@ export const ROLE_FACTORIES: RoleRegistry = {
   agent: () => createAgentActor(),
   evaluator: (env) => createEvaluatorActor(env, loopOptionsOf(env.config).evaluator),
   learner: (env) => createLearnerActor(loopOptionsOf(env.config).learner),
-  sandbox: () => createSandboxActor(),
+  sandbox: (env) => createSandboxActor({ pool: loopOptionsOf(env.config).sandbox.limits }),
   coordinator: (env) =>
     createCoordinatorActor({
       runDir: env.config.run.dir,

@@ -110,7 +110,7 @@ export class Corpus {
   /** Chunk `i` in corpus order (file, line, chunk index). */
   chunk(i: number): CorpusChunk {
     if (!Number.isInteger(i) || i < 0 || i >= this.size) {
-      throw new CorpusError(`chunk index ${i} is outside 0..${this.size - 1}`, 'CORPUS_RANGE', { index: i });
+      throw new CorpusError(`chunk index ${i} is outside 0..${this.size - 1}`, { code: 'CORPUS_RANGE', data: { index: i } });
     }
     const d = this.docs[this.owner[i]!]!;
     const index = i - d.firstChunk;

@@ -1,6 +1,7 @@
 // What to read and how to cut it: paths, field names, weighting, chunk sizes and the policy for malformed lines,
 // with defaults and validation whose messages name the field.
-import { CorpusOptionsError } from './errors.js';
+import { OptionsError, resolveOptions } from '../runtime/options.js';
+import * as s from '../runtime/schema.js';
 import { defaultCorpusPaths } from './files.js';
 
 export interface CorpusOptions {
@@ -40,31 +41,32 @@ export const DEFAULT_CORPUS_OPTIONS: Readonly<Omit<ResolvedCorpusOptions, 'paths
 
 const MAX_CHUNK_CHARS = 10_000_000;
 
-/** Fills defaults and checks every field; throws CorpusOptionsError naming the first bad one. */
-export function validateCorpusOptions(opts: CorpusOptions = {}): ResolvedCorpusOptions {
-  const o: ResolvedCorpusOptions = { ...DEFAULT_CORPUS_OPTIONS, paths: [] };
-  for (const [k, v] of Object.entries(opts)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
-  if (opts.paths === undefined) o.paths = defaultCorpusPaths();
-  if (!Array.isArray(o.paths) || o.paths.length === 0) throw new CorpusOptionsError('paths', 'a non-empty array of paths', o.paths);
-  o.paths.forEach((p, i) => {
-    if (typeof p !== 'string' || p.length === 0) throw new CorpusOptionsError(`paths[${i}]`, 'a non-empty string', p);
-  });
-  for (const f of ['idField', 'textField'] as const) fieldName(f, o[f]);
-  for (const f of ['weightField', 'balanceField'] as const) if (o[f] !== undefined) fieldName(f, o[f]);
-  if (o.idField === o.textField) throw new CorpusOptionsError('textField', `a field other than idField "${o.idField}"`, o.textField);
-  int('chunkChars', o.chunkChars, 16, MAX_CHUNK_CHARS);
-  int('chunkOverlap', o.chunkOverlap, 0, Math.floor(o.chunkChars / 2));
-  int('minChars', o.minChars, 0, o.chunkChars);
-  if (o.onInvalid !== 'fail' && o.onInvalid !== 'skip') throw new CorpusOptionsError('onInvalid', '"fail" or "skip"', o.onInvalid);
+const fieldName = s.string({ min: 1 });
+
+/** The resolved form of CorpusOptions; unknown keys are rejected. */
+// `as`: the resolved type spells optional fields `x: T | undefined`; the schema infers `x?: T`.
+export const CORPUS_OPTIONS_SCHEMA = s.object(
+  {
+    paths: s.array(s.string({ min: 1 }), { min: 1 }),
+    idField: fieldName,
+    textField: fieldName,
+    weightField: s.optional(fieldName),
+    balanceField: s.optional(fieldName),
+    chunkChars: s.int({ min: 16, max: MAX_CHUNK_CHARS }),
+    chunkOverlap: s.int({ min: 0, max: MAX_CHUNK_CHARS }),
+    minChars: s.int({ min: 0, max: MAX_CHUNK_CHARS }),
+    onInvalid: s.literal('fail', 'skip'),
+  },
+  { strict: true },
+) as s.Check<ResolvedCorpusOptions>;
+
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
+export function validateCorpusOptions(opts: CorpusOptions = {}, path = 'options'): ResolvedCorpusOptions {
+  const defaults: ResolvedCorpusOptions = { ...DEFAULT_CORPUS_OPTIONS, paths: opts.paths === undefined ? defaultCorpusPaths() : [] };
+  const o = resolveOptions(CORPUS_OPTIONS_SCHEMA, defaults, opts, path);
+  if (o.idField === o.textField) throw new OptionsError(`${path}.textField`, `a field other than idField "${o.idField}"`, o.textField);
+  if (o.chunkOverlap > Math.floor(o.chunkChars / 2))
+    throw new OptionsError(`${path}.chunkOverlap`, `an integer in 0..${Math.floor(o.chunkChars / 2)} (half of chunkChars)`, o.chunkOverlap);
+  if (o.minChars > o.chunkChars) throw new OptionsError(`${path}.minChars`, `an integer in 0..${o.chunkChars} (chunkChars)`, o.minChars);
   return o;
-}
-
-function fieldName(field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) throw new CorpusOptionsError(field, 'a non-empty string', v);
-}
-
-function int(field: string, v: unknown, min: number, max: number): void {
-  if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) {
-    throw new CorpusOptionsError(field, `an integer in ${min}..${max}`, v);
-  }
 }

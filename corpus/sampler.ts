@@ -1,6 +1,7 @@
 // Weighted sampling in O(1) per draw (Walker/Vose alias method), deterministic for a given random stream:
 // uniform when all weights are equal. Holds two arrays of n numbers, nothing else.
-import { CorpusEmptyError, CorpusOptionsError } from './errors.js';
+import { OptionsError } from '../runtime/options.js';
+import { CorpusEmptyError } from './errors.js';
 
 /** A source of floats in [0, 1), e.g. makeRandom(seed) from sandbox/prng.ts. */
 export type Random = () => number;
@@ -16,7 +17,7 @@ export class CorpusSampler {
     let total = 0;
     for (let i = 0; i < n; i++) {
       const w = weights[i]!;
-      if (!Number.isFinite(w) || w < 0) throw new CorpusOptionsError(`weights[${i}]`, 'a finite number >= 0', w);
+      if (!Number.isFinite(w) || w < 0) throw new OptionsError(`weights[${i}]`, 'a finite number >= 0', w);
       total += w;
     }
     if (!(total > 0)) throw new CorpusEmptyError('nothing to sample: no item has a positive weight');

@@ -90,7 +90,8 @@ export const CLUSTER_CONFIG = s.object(
       },
       { strict: true },
     ),
-    /** The self-play loop's options (actors/loop-options.ts validates them field by field). */
+    /** The self-play loop's options, sandbox limits included (loop.sandbox.limits): validated field by field by the
+     *  section validator the composition root registers (defineConfigSection in runtime/config.ts). */
     loop: s.optional(s.record(s.unknownValue())),
   },
   { strict: true },

@@ -6,8 +6,7 @@ import { pathToFileURL } from 'node:url';
 import defaults from '../cluster.config.js';
 import { CLUSTER_CONFIG, type ClusterConfig } from './config-schema.js';
 import { ConfigError } from './errors.js';
-import { LoopOptionsError } from '../actors/loop-errors.js';
-import { validateLoopOptions, type LoopOptionsInput } from '../actors/loop-options.js';
+import { OptionsError } from './options.js';
 
 export type { ClusterConfig, RoleConfig } from './config-schema.js';
 
@@ -34,6 +33,20 @@ export const ENV_OVERRIDES: Record<string, string> = {
   SPADE_REPLICAS: 'topology.replicas',
   NATS_SERVER_BIN: 'nats.embedded.bin',
 };
+
+/** Checks one section of the config (e.g. `loop`) and throws OptionsError naming `path.<field>`. */
+export type ConfigSectionValidator = (value: unknown, path: string) => unknown;
+
+const sections = new Map<string, ConfigSectionValidator>();
+
+/**
+ * Registers the validator of a section the runtime only carries (`loop`: the self-play options). The composition
+ * root registers them (actors/roles.ts), so runtime/ never imports the modules that own them; loadConfig() then
+ * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`.
+ */
+export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator): void {
+  sections.set(name, validate);
+}
 
 const LIST_PATHS = new Set(['nats.servers', 'host.roles']);
 
@@ -92,7 +105,7 @@ async function readFileConfig(file: string): Promise<Record<string, unknown>> {
   return loaded;
 }
 
-/** Builds and validates the effective config. Throws ConfigError naming the first wrong field. */
+/** Builds and validates the effective config. Throws ConfigError (sources) or OptionsError (a field) naming where. */
 export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterConfig> {
   const cfg = clone(defaults) as unknown as Record<string, unknown>;
   if (sources.file) deepMerge(cfg, await readFileConfig(sources.file), '');
@@ -110,24 +123,15 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
   return validateConfig(cfg);
 }
 
-/** Validates a complete config object. */
+/** Validates a complete config object; throws OptionsError naming the first wrong field as `config.<path>`. */
 export function validateConfig(cfg: unknown): ClusterConfig {
-  const err = CLUSTER_CONFIG.check(cfg, 'config');
-  if (err) {
-    const field = err.slice(0, err.indexOf(':')).replace(/^config\.?/, '');
-    throw new ConfigError(field, err);
-  }
+  const issue = CLUSTER_CONFIG.issue(cfg, 'config');
+  if (issue) throw OptionsError.of(issue);
   const c = cfg as ClusterConfig;
-  try {
-    validateLoopOptions((c.loop ?? {}) as LoopOptionsInput);
-  } catch (err) {
-    if (err instanceof LoopOptionsError) throw new ConfigError(err.field, `config.${err.message}`, err);
-    throw err;
-  }
-  if (c.delivery.ackWaitMs <= 0) throw new ConfigError('delivery.ackWaitMs', 'config.delivery.ackWaitMs: must be positive');
+  for (const [name, validate] of sections) validate((c as Record<string, unknown>)[name] ?? {}, `config.${name}`);
   if (c.host.memberTtlMs < 2 * c.host.heartbeatMs)
-    throw new ConfigError('host.memberTtlMs', `config.host.memberTtlMs: expected >= 2 × host.heartbeatMs (${2 * c.host.heartbeatMs}), got ${c.host.memberTtlMs}`);
+    throw new OptionsError('config.host.memberTtlMs', `>= 2 × host.heartbeatMs (${2 * c.host.heartbeatMs})`, c.host.memberTtlMs);
   if (c.nats.user !== undefined && c.nats.token !== undefined)
-    throw new ConfigError('nats.token', 'config.nats.token: set either nats.user/pass or nats.token, not both');
+    throw new OptionsError('config.nats.token', 'no value when nats.user is set (set either nats.user/pass or nats.token, not both)', c.nats.token);
   return c;
 }

@@ -1,9 +1,10 @@
 // Typed errors of the cluster runtime: config, messages, topology, embedded server, actor host.
-import { SpadeError } from './spade-error.js';
+// A bad config value is an OptionsError (runtime/options.ts); ConfigError is a config that cannot be assembled.
+import { coded, guard, SpadeError } from './spade-error.js';
 
 export class RuntimeError extends SpadeError {}
 
-/** A config value is wrong; `field` is its dotted path (e.g. `roles.sandbox.concurrency`). */
+/** The config cannot be assembled (unloadable --config file, malformed --set, unknown role); `field` says where. */
 export class ConfigError extends RuntimeError {
   constructor(readonly field: string, message: string, cause?: unknown) {
     super(`invalid config: ${message}`, { code: 'CONFIG_INVALID', cause, data: { field } });
@@ -22,31 +23,17 @@ export class MessageError extends RuntimeError {
   }
 }
 
-export class TopologyError extends RuntimeError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'TOPOLOGY', cause, data });
-  }
-}
+/** Streams, consumers or buckets could not be declared as the config asks. */
+export class TopologyError extends coded(RuntimeError, 'TOPOLOGY') {}
 
 /** `nats-server` could not be found or started for the embedded default. */
-export class NatsServerError extends RuntimeError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'NATS_SERVER', cause, data });
-  }
-}
+export class NatsServerError extends coded(RuntimeError, 'NATS_SERVER') {}
 
-export class HostError extends RuntimeError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'HOST', cause, data });
-  }
-}
+/** The actor host was misused or an actor broke its contract. */
+export class HostError extends coded(RuntimeError, 'HOST') {}
 
 /** Thrown by a handler for work that must not be retried: goes to the dead-letter subject at once. */
-export class PermanentError extends RuntimeError {
-  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code: 'PERMANENT', cause, data });
-  }
-}
+export class PermanentError extends coded(RuntimeError, 'PERMANENT') {}
 
 export class UsageError extends RuntimeError {
   constructor(message: string) {
@@ -54,8 +41,8 @@ export class UsageError extends RuntimeError {
   }
 }
 
-export const isConfigError = (e: unknown): e is ConfigError => e instanceof ConfigError;
-export const isMessageError = (e: unknown): e is MessageError => e instanceof MessageError;
-export const isPermanentError = (e: unknown): e is PermanentError => e instanceof PermanentError;
-export const isNatsServerError = (e: unknown): e is NatsServerError => e instanceof NatsServerError;
-export const isUsageError = (e: unknown): e is UsageError => e instanceof UsageError;
+export const isConfigError = guard(ConfigError);
+export const isMessageError = guard(MessageError);
+export const isPermanentError = guard(PermanentError);
+export const isNatsServerError = guard(NatsServerError);
+export const isUsageError = guard(UsageError);

@@ -1,19 +1,37 @@
-// A small, fast structural validator shared by message schemas and the cluster config.
-// Each check reports the path of the offending field and the expected form, so errors
-// read like "config.roles.sandbox.concurrency: expected an integer >= 1, got -1".
+// The one structural validator of the project: message schemas, the cluster config and every options object.
+// Each check reports the path of the offending field, the expected form and the value it got, so errors read like
+// "config.roles.sandbox.concurrency: expected an integer >= 1, got -1". Why this and not a library: docs/configuration.md.
+
+/** What is wrong at one path; `text` replaces the "expected …, got …" wording (unknown fields). */
+export interface Issue {
+  path: string;
+  expected: string;
+  got: unknown;
+  text?: string;
+}
 
 export type Check<T> = {
   readonly kind: string;
+  /**
+   * Returns null when `value` conforms, else what is wrong, its `path` relative to `value` (e.g. ".a[1].b"): paths are
+   * built only on failure, so a conforming message costs no string work (see bench:schema).
+   */
+  at(value: unknown): Issue | null;
+  /** Returns null when `value` conforms, else what is wrong at `path` (or below it). */
+  issue(value: unknown, path: string): Issue | null;
   /** Returns null when `value` conforms, else a message naming `path`. */
   check(value: unknown, path: string): string | null;
   readonly optional?: boolean;
+  /** The fields of an object check (options resolution merges defaults into them). */
+  readonly shape?: Readonly<Record<string, Check<unknown>>>;
   /** Phantom field carrying the validated type. */
   readonly _type?: T;
 };
 
 export type Infer<C> = C extends Check<infer T> ? T : never;
 
-function show(value: unknown): string {
+/** A short rendering of a value for messages. */
+export function show(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value instanceof Uint8Array) return `bytes(${value.length})`;
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
@@ -21,87 +39,126 @@ function show(value: unknown): string {
   return String(value);
 }
 
-function fail(path: string, expected: string, value: unknown): string {
-  return `${path}: expected ${expected}, got ${show(value)}`;
+export function formatIssue(i: Issue): string {
+  return `${i.path}: ${i.text ?? `expected ${i.expected}, got ${show(i.got)}`}`;
+}
+
+function make<T>(kind: string, at: (v: unknown) => Issue | null, extra: { optional?: boolean; shape?: Record<string, Check<unknown>> } = {}): Check<T> {
+  const issue = (v: unknown, p: string): Issue | null => {
+    const i = at(v);
+    return i === null ? null : { ...i, path: p + i.path };
+  };
+  // Every check has the same fields in the same order, so the parents' `.at` loads stay monomorphic.
+  return {
+    kind,
+    at,
+    issue,
+    check(v, p) {
+      const i = issue(v, p);
+      return i === null ? null : formatIssue(i);
+    },
+    optional: extra.optional ?? false,
+    shape: extra.shape,
+  };
+}
+
+/** An issue at the value itself (relative path ""); parents prefix their key on the way up. */
+const fail = (expected: string, got: unknown): Issue => ({ path: '', expected, got });
+
+function under(prefix: string, i: Issue): Issue {
+  i.path = prefix + i.path;
+  return i;
 }
 
 export function string(opts: { min?: number; max?: number; pattern?: RegExp } = {}): Check<string> {
   const { min = 0, max = Infinity, pattern } = opts;
   const expected = `a string${pattern ? ` matching ${pattern}` : ''}${min > 0 ? ` of length >= ${min}` : ''}${max < Infinity ? ` of length <= ${max}` : ''}`;
-  return {
-    kind: 'string',
-    check: (v, p) =>
-      typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(p, expected, v),
-  };
+  return make('string', (v) =>
+    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(expected, v));
 }
 
-export function number(opts: { min?: number; max?: number; integer?: boolean } = {}): Check<number> {
-  const { min = -Infinity, max = Infinity, integer = false } = opts;
-  const expected = `${integer ? 'an integer' : 'a finite number'}${min > -Infinity ? ` >= ${min}` : ''}${max < Infinity ? ` <= ${max}` : ''}`;
-  return {
-    kind: 'number',
-    check: (v, p) =>
-      typeof v === 'number' && Number.isFinite(v) && (!integer || Number.isInteger(v)) && v >= min && v <= max
-        ? null
-        : fail(p, expected, v),
-  };
+export interface NumberOptions {
+  min?: number;
+  max?: number;
+  /** Exclusive bounds. */
+  gt?: number;
+  lt?: number;
+  integer?: boolean;
+  /** Accept ±Infinity (e.g. "no clipping"); NaN is never accepted. */
+  infinite?: boolean;
+}
+
+export function number(opts: NumberOptions = {}): Check<number> {
+  const { min = -Infinity, max = Infinity, gt, lt, integer = false, infinite = false } = opts;
+  const bounds = [min > -Infinity ? `>= ${min}` : '', gt !== undefined ? `> ${gt}` : '', max < Infinity ? `<= ${max}` : '', lt !== undefined ? `< ${lt}` : '']
+    .filter(Boolean).join(' and ');
+  const expected = `${integer ? 'an integer' : infinite ? 'a number' : 'a finite number'}${bounds ? ` ${bounds}` : ''}`;
+  return make('number', (v) =>
+    typeof v === 'number' && (Number.isFinite(v) || (infinite && !Number.isNaN(v))) && (!integer || Number.isInteger(v)) && v >= min && v <= max &&
+    (gt === undefined || v > gt) && (lt === undefined || v < lt)
+      ? null
+      : fail(expected, v));
 }
 
 export const int = (opts: { min?: number; max?: number } = {}): Check<number> => number({ ...opts, integer: true });
 
 export function boolean(): Check<boolean> {
-  return { kind: 'boolean', check: (v, p) => (typeof v === 'boolean' ? null : fail(p, 'true or false', v)) };
+  return make('boolean', (v) => (typeof v === 'boolean' ? null : fail('true or false', v)));
 }
 
 export function bytes(opts: { max?: number } = {}): Check<Uint8Array> {
   const max = opts.max ?? Infinity;
-  return {
-    kind: 'bytes',
-    check: (v, p) => (v instanceof Uint8Array && v.length <= max ? null : fail(p, `bytes${max < Infinity ? ` (<= ${max})` : ''}`, v)),
-  };
+  const expected = `bytes${max < Infinity ? ` (<= ${max})` : ''}`;
+  return make('bytes', (v) => (v instanceof Uint8Array && v.length <= max ? null : fail(expected, v)));
 }
 
 export function literal<const L extends string | number | boolean>(...values: L[]): Check<L> {
   const expected = `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-  return { kind: 'literal', check: (v, p) => ((values as unknown[]).includes(v) ? null : fail(p, expected, v)) };
+  return make('literal', (v) => ((values as unknown[]).includes(v) ? null : fail(expected, v)));
 }
 
 export function unknownValue(): Check<unknown> {
-  return { kind: 'unknown', check: () => null };
+  return make('unknown', () => null);
 }
 
+/** Absent: undefined or null. */
 export function optional<T>(inner: Check<T>): Check<T | undefined> {
-  return { kind: inner.kind, optional: true, check: (v, p) => (v === undefined || v === null ? null : inner.check(v, p)) };
+  return make(inner.kind, (v) => (v === undefined || v === null ? null : inner.at(v)), { optional: true });
+}
+
+/** Present, and either null or `inner`. */
+export function nullable<T>(inner: Check<T>): Check<T | null> {
+  return make(inner.kind, (v) => {
+    if (v === null) return null;
+    const e = inner.at(v);
+    return e && e.path === '' ? { ...e, expected: `${e.expected} or null` } : e;
+  });
 }
 
 export function array<T>(item: Check<T>, opts: { min?: number; max?: number } = {}): Check<T[]> {
   const { min = 0, max = Infinity } = opts;
-  return {
-    kind: 'array',
-    check(v, p) {
-      if (!Array.isArray(v) || v.length < min || v.length > max)
-        return fail(p, `an array${min > 0 ? ` of >= ${min} items` : ''}${max < Infinity ? ` of <= ${max} items` : ''}`, v);
-      for (let i = 0; i < v.length; i++) {
-        const e = item.check(v[i], `${p}[${i}]`);
-        if (e) return e;
-      }
-      return null;
-    },
-  };
+  const expected = `an array${min > 0 ? ` of >= ${min} items` : ''}${max < Infinity ? ` of <= ${max} items` : ''}`;
+  return make('array', (v) => {
+    if (!Array.isArray(v) || v.length < min || v.length > max) return fail(expected, v);
+    for (let i = 0; i < v.length; i++) {
+      const e = item.at(v[i]);
+      if (e) return under(`[${i}]`, e);
+    }
+    return null;
+  });
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+
 export function record<T>(value: Check<T>): Check<Record<string, T>> {
-  return {
-    kind: 'record',
-    check(v, p) {
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array) return fail(p, 'an object', v);
-      for (const [k, x] of Object.entries(v)) {
-        const e = value.check(x, `${p}.${k}`);
-        if (e) return e;
-      }
-      return null;
-    },
-  };
+  return make('record', (v) => {
+    if (!isObject(v)) return fail('an object', v);
+    for (const k in v) {
+      const e = value.at(v[k]);
+      if (e) return under(`.${k}`, e);
+    }
+    return null;
+  });
 }
 
 type Shape = Record<string, Check<unknown>>;
@@ -109,27 +166,30 @@ type OptionalKeys<S extends Shape> = { [K in keyof S]: undefined extends Infer<S
 type RequiredKeys<S extends Shape> = Exclude<keyof S, OptionalKeys<S>>;
 export type ObjectOf<S extends Shape> = { [K in RequiredKeys<S>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> };
 
-/** An object with known fields; unknown fields are rejected when `strict` (configs), allowed otherwise (forward-compatible messages). */
+/** An object with known fields; unknown fields are rejected when `strict` (configs, options), allowed otherwise (forward-compatible messages). */
 export function object<S extends Shape>(shape: S, opts: { strict?: boolean } = {}): Check<ObjectOf<S>> {
   const keys = Object.keys(shape);
-  return {
-    kind: 'object',
-    check(v, p) {
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array) return fail(p, 'an object', v);
-      const o = v as Record<string, unknown>;
-      for (const k of keys) {
-        const e = shape[k]!.check(o[k], `${p}.${k}`);
-        if (e) return e;
+  const checks = keys.map((k) => shape[k]!);
+  const strict = opts.strict === true;
+  return make(
+    'object',
+    (v) => {
+      if (!isObject(v)) return fail('an object', v);
+      for (let i = 0; i < keys.length; i++) {
+        const e = checks[i]!.at(v[keys[i]!]);
+        if (e) return under(`.${keys[i]}`, e);
       }
-      if (opts.strict) {
-        for (const k of Object.keys(o)) if (!(k in shape)) return `${p}.${k}: unknown field (known: ${keys.join(', ')})`;
+      if (strict) {
+        for (const k in v)
+          if (!(k in shape)) return { path: `.${k}`, expected: `one of the known fields (${keys.join(', ')})`, got: k, text: `unknown field (known: ${keys.join(', ')})` };
       }
       return null;
     },
-  };
+    { shape },
+  );
 }
 
-/** Validates and narrows; returns the error message or null. */
+/** Validates; returns the error message or null. */
 export function validate<T>(schema: Check<T>, value: unknown, path: string): string | null {
   return schema.check(value, path);
 }

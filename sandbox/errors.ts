@@ -1,6 +1,7 @@
 // Typed errors of the sandbox: what environment code did wrong (EnvError family, carrying the call stage and
-// the offending value) and what went wrong around it (SandboxError family: options, missing code, dead workers).
-import { SpadeError } from '../runtime/spade-error.js';
+// the offending value) and what went wrong around it (SandboxError family: missing code, dead workers, closed pool).
+// A bad SandboxOptions field is an OptionsError (runtime/options.ts).
+import { coded, guard, SpadeError } from '../runtime/spade-error.js';
 
 /** Where in an environment's life a failure happened. */
 export type EnvStage = 'parse' | 'load' | 'reset' | 'step' | 'oracle' | 'validation';
@@ -30,14 +31,15 @@ export interface EnvErrorDetails {
   cause?: unknown;
 }
 
-/** Base of every failure caused by environment code. */
+/** Base of every failure caused by environment code; each subclass names only its code (`static code`). */
 export class EnvError extends SpadeError {
+  static readonly code: string = 'ENV_ERROR';
   readonly stage: EnvStage;
   readonly value: string | undefined;
   readonly turn: number | undefined;
-  constructor(message: string, code: string, details: EnvErrorDetails) {
+  constructor(message: string, details: EnvErrorDetails) {
     super(message, {
-      code,
+      code: (new.target as typeof EnvError).code,
       cause: details.cause,
       data: { stage: details.stage, value: details.value, turn: details.turn },
     });
@@ -48,116 +50,68 @@ export class EnvError extends SpadeError {
 }
 
 /** A call ran past its time limit (interrupt handler) or was killed by the wall-clock watchdog. */
-export class EnvTimeout extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_TIMEOUT', details);
-  }
-}
+export class EnvTimeout extends EnvError { static override readonly code = 'ENV_TIMEOUT'; }
 /** The environment ran out of its heap. */
-export class EnvMemory extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_MEMORY', details);
-  }
-}
+export class EnvMemory extends EnvError { static override readonly code = 'ENV_MEMORY'; }
 /** The environment recursed past the stack limit. */
-export class EnvStack extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_STACK', details);
-  }
-}
+export class EnvStack extends EnvError { static override readonly code = 'ENV_STACK'; }
 /** The module does not parse, or uses what v1 forbids (imports, top-level await). */
-export class EnvSyntax extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_SYNTAX', details);
-  }
-}
+export class EnvSyntax extends EnvError { static override readonly code = 'ENV_SYNTAX'; }
 /** The environment broke the contract: wrong exports, wrong shapes, oversized output, stepping after the end. */
-export class EnvContract extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_CONTRACT', details);
-  }
-}
+export class EnvContract extends EnvError { static override readonly code = 'ENV_CONTRACT'; }
 /** A reward is not finite, or the running return left [0, 1]. */
-export class EnvReturnRange extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_RETURN_RANGE', details);
-  }
-}
+export class EnvReturnRange extends EnvError { static override readonly code = 'ENV_RETURN_RANGE'; }
 /** Environment code threw (anything: Errors, strings, objects). */
-export class EnvThrew extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_THREW', details);
-  }
-}
+export class EnvThrew extends EnvError { static override readonly code = 'ENV_THREW'; }
 /** Two replays of the same (code, seed, actions) disagreed. */
-export class EnvNondeterministic extends EnvError {
-  constructor(message: string, details: EnvErrorDetails) {
-    super(message, 'ENV_NONDETERMINISTIC', details);
-  }
-}
+export class EnvNondeterministic extends EnvError { static override readonly code = 'ENV_NONDETERMINISTIC'; }
 
-export const isEnvError = (e: unknown): e is EnvError => e instanceof EnvError;
-export const isEnvTimeout = (e: unknown): e is EnvTimeout => e instanceof EnvTimeout;
-export const isEnvMemory = (e: unknown): e is EnvMemory => e instanceof EnvMemory;
-export const isEnvStack = (e: unknown): e is EnvStack => e instanceof EnvStack;
-export const isEnvSyntax = (e: unknown): e is EnvSyntax => e instanceof EnvSyntax;
-export const isEnvContract = (e: unknown): e is EnvContract => e instanceof EnvContract;
-export const isEnvReturnRange = (e: unknown): e is EnvReturnRange => e instanceof EnvReturnRange;
-export const isEnvThrew = (e: unknown): e is EnvThrew => e instanceof EnvThrew;
-export const isEnvNondeterministic = (e: unknown): e is EnvNondeterministic => e instanceof EnvNondeterministic;
+const ENV_ERRORS = { EnvTimeout, EnvMemory, EnvStack, EnvSyntax, EnvContract, EnvReturnRange, EnvThrew, EnvNondeterministic };
+
+export const isEnvError = guard(EnvError);
+export const isEnvTimeout = guard(EnvTimeout);
+export const isEnvMemory = guard(EnvMemory);
+export const isEnvStack = guard(EnvStack);
+export const isEnvSyntax = guard(EnvSyntax);
+export const isEnvContract = guard(EnvContract);
+export const isEnvReturnRange = guard(EnvReturnRange);
+export const isEnvThrew = guard(EnvThrew);
+export const isEnvNondeterministic = guard(EnvNondeterministic);
 
 /** Base of failures of the sandbox itself, not of the environment. */
-export class SandboxError extends SpadeError {
-  constructor(message: string, code: string, data: Record<string, unknown> = {}, cause?: unknown) {
-    super(message, { code, data, cause });
-  }
-}
-/** A SandboxOptions field is invalid; `field` names it. */
-export class SandboxOptionsError extends SandboxError {
-  readonly field: string;
-  constructor(field: string, expected: string) {
-    super(`options.${field} must be ${expected}`, 'SANDBOX_OPTIONS', { field });
-    this.field = field;
-  }
-}
+export class SandboxError extends SpadeError {}
 /** A request named a code hash the pool has never seen: resend it with `code`. */
 export class SandboxCodeMissing extends SandboxError {
   readonly codeHash: string;
   constructor(codeHash: string) {
-    super(`no code cached for hash ${codeHash}: resend the request with its code`, 'SANDBOX_CODE_MISSING', { codeHash });
+    super(`no code cached for hash ${codeHash}: resend the request with its code`, { code: 'SANDBOX_CODE_MISSING', data: { codeHash } });
     this.codeHash = codeHash;
   }
 }
 /** A request is malformed (bad seed, actions not strings, code that does not match its hash...). */
 export class SandboxRequestError extends SandboxError {
   constructor(message: string, field: string) {
-    super(message, 'SANDBOX_REQUEST', { field });
+    super(message, { code: 'SANDBOX_REQUEST', data: { field } });
   }
 }
 /** A worker died twice on the same call (after the one retry). */
 export class SandboxWorkerDied extends SandboxError {
   constructor(message: string, cause?: unknown) {
-    super(message, 'SANDBOX_WORKER_DIED', {}, cause);
+    super(message, { code: 'SANDBOX_WORKER_DIED', cause });
   }
 }
 /** The pool is closed. */
 export class SandboxClosed extends SandboxError {
   constructor() {
-    super('the sandbox pool is closed', 'SANDBOX_CLOSED');
+    super('the sandbox pool is closed', { code: 'SANDBOX_CLOSED' });
   }
 }
 /** The shared kit (envs/kit.js) failed to load; no environment can run. */
-export class SandboxKitError extends SandboxError {
-  constructor(message: string) {
-    super(message, 'SANDBOX_KIT');
-  }
-}
+export class SandboxKitError extends coded(SandboxError, 'SANDBOX_KIT') {}
 
-export const isSandboxError = (e: unknown): e is SandboxError => e instanceof SandboxError;
-export const isSandboxCodeMissing = (e: unknown): e is SandboxCodeMissing => e instanceof SandboxCodeMissing;
-export const isSandboxWorkerDied = (e: unknown): e is SandboxWorkerDied => e instanceof SandboxWorkerDied;
-
-const ENV_ERRORS = { EnvTimeout, EnvMemory, EnvStack, EnvSyntax, EnvContract, EnvReturnRange, EnvThrew, EnvNondeterministic };
+export const isSandboxError = guard(SandboxError);
+export const isSandboxCodeMissing = guard(SandboxCodeMissing);
+export const isSandboxWorkerDied = guard(SandboxWorkerDied);
 
 /** Plain form of an error, for crossing the worker boundary and for reports. */
 export interface WireError {
@@ -186,5 +140,5 @@ export function fromWireError(w: WireError): Error {
   if (w.name === 'SandboxCodeMissing') return new SandboxCodeMissing(String(w.data?.codeHash ?? ''));
   if (w.name === 'SandboxRequestError') return new SandboxRequestError(w.message, String(w.data?.field ?? ''));
   if (w.name === 'SandboxKitError') return new SandboxKitError(w.message);
-  return new SandboxError(`${w.name}: ${w.message}`, 'SANDBOX_INTERNAL', { original: w.name });
+  return new SandboxError(`${w.name}: ${w.message}`, { code: 'SANDBOX_INTERNAL', data: { original: w.name } });
 }

@@ -1,6 +1,7 @@
 // Limits and sizing of the sandbox, with defaults and validation whose messages name the field.
 import { availableParallelism } from 'node:os';
-import { SandboxOptionsError } from './errors.js';
+import { OptionsError, resolveOptions } from '../runtime/options.js';
+import * as s from '../runtime/schema.js';
 
 export interface SandboxOptions {
   /** Worker threads (each one QuickJS WebAssembly instance); never 0: QuickJS never runs on the caller's thread. */
@@ -61,37 +62,53 @@ export const DEFAULT_SANDBOX_OPTIONS: ResolvedSandboxOptions = {
   kitSource: undefined,
 };
 
-function positiveInt(o: Record<string, unknown>, field: string, max = Number.MAX_SAFE_INTEGER): void {
-  const v = o[field];
-  if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > max) {
-    throw new SandboxOptionsError(field, `an integer in 1..${max}`);
-  }
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => s.int({ min: 1, max });
+
+/** The resolved form of SandboxOptions; unknown keys are rejected. */
+// `as`: the resolved type spells optional fields `x: T | undefined`; the schema infers `x?: T`.
+export const SANDBOX_OPTIONS_SCHEMA = s.object(
+  {
+    workers: positiveInt(256),
+    callTimeoutMs: positiveInt(60_000),
+    wallClockKillMs: positiveInt(600_000),
+    memoryLimitBytes: s.int({ min: 1024 * 1024, max: 1024 * 1024 * 1024 }),
+    maxStackBytes: s.int({ min: 32 * 1024, max: 8 * 1024 * 1024 }),
+    maxObservationChars: positiveInt(1 << 24),
+    maxInfoChars: positiveInt(1 << 24),
+    maxActionChars: positiveInt(1 << 24),
+    maxTurns: positiveInt(1024),
+    episodesPerRealm: positiveInt(),
+    liveInstancesPerWorker: positiveInt(),
+    codeCachePerWorker: positiveInt(),
+    codeCachePool: positiveInt(),
+    workerMemoryCapBytes: positiveInt(2 * 1024 * 1024 * 1024),
+    validationBudgetMs: positiveInt(),
+    kitSource: s.optional(s.string()),
+  },
+  { strict: true },
+) as s.Check<ResolvedSandboxOptions>;
+
+/**
+ * Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`
+ * (`sandbox` by default: the cluster config's section; the config loader passes `config.sandbox`).
+ */
+export function validateSandboxOptions(opts: SandboxOptions = {}, path = 'sandbox'): ResolvedSandboxOptions {
+  const o = resolveOptions(SANDBOX_OPTIONS_SCHEMA, DEFAULT_SANDBOX_OPTIONS, opts, path);
+  if (o.workerMemoryCapBytes < 4 * o.memoryLimitBytes)
+    throw new OptionsError(`${path}.workerMemoryCapBytes`, `at least 4 × ${path}.memoryLimitBytes (${4 * o.memoryLimitBytes})`, o.workerMemoryCapBytes);
+  if (o.wallClockKillMs <= o.callTimeoutMs)
+    throw new OptionsError(`${path}.wallClockKillMs`, `greater than ${path}.callTimeoutMs (${o.callTimeoutMs})`, o.wallClockKillMs);
+  return o;
 }
 
-/** Fills defaults and checks every field; throws SandboxOptionsError naming the first bad field. */
-export function validateSandboxOptions(opts: SandboxOptions = {}): ResolvedSandboxOptions {
-  const o: ResolvedSandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS };
-  for (const [k, v] of Object.entries(opts)) if (v !== undefined) (o as Record<string, unknown>)[k] = v;
-  const rec = o as unknown as Record<string, unknown>;
-  positiveInt(rec, 'workers', 256);
-  positiveInt(rec, 'callTimeoutMs', 60_000);
-  positiveInt(rec, 'wallClockKillMs', 600_000);
-  positiveInt(rec, 'memoryLimitBytes', 1024 * 1024 * 1024);
-  positiveInt(rec, 'maxStackBytes', 8 * 1024 * 1024);
-  positiveInt(rec, 'maxObservationChars', 1 << 24);
-  positiveInt(rec, 'maxInfoChars', 1 << 24);
-  positiveInt(rec, 'maxActionChars', 1 << 24);
-  positiveInt(rec, 'maxTurns', 1024);
-  positiveInt(rec, 'episodesPerRealm');
-  positiveInt(rec, 'liveInstancesPerWorker');
-  positiveInt(rec, 'codeCachePerWorker');
-  positiveInt(rec, 'codeCachePool');
-  positiveInt(rec, 'workerMemoryCapBytes', 2 * 1024 * 1024 * 1024);
-  if (o.workerMemoryCapBytes < 4 * o.memoryLimitBytes) throw new SandboxOptionsError('workerMemoryCapBytes', 'at least 4 × options.memoryLimitBytes');
-  positiveInt(rec, 'validationBudgetMs');
-  if (o.wallClockKillMs <= o.callTimeoutMs) throw new SandboxOptionsError('wallClockKillMs', 'greater than options.callTimeoutMs');
-  if (o.memoryLimitBytes < 1024 * 1024) throw new SandboxOptionsError('memoryLimitBytes', 'at least 1 MiB');
-  if (o.maxStackBytes < 32 * 1024) throw new SandboxOptionsError('maxStackBytes', 'at least 32 KiB');
-  if (o.kitSource !== undefined && typeof o.kitSource !== 'string') throw new SandboxOptionsError('kitSource', 'a string');
-  return o;
+/** What the cluster config sets for every pool a process creates (`loop.sandbox.limits`): all options but the pool's size. */
+export type SandboxLimits = Omit<SandboxOptions, 'workers'>;
+
+/** Checks limits as validateSandboxOptions does; `workers` is refused (each pool is sized where it is created). */
+export function validateSandboxLimits(limits: SandboxLimits = {}, path = 'loop.sandbox.limits'): SandboxLimits {
+  const given = limits as Record<string, unknown>;
+  if (typeof given === 'object' && given !== null && given.workers !== undefined)
+    throw new OptionsError(`${path}.workers`, 'no value: pools are sized by roles.sandbox.threads (the sandbox role) and loop.sandbox.workers (a local pool)', given.workers);
+  const { workers: _, ...resolved } = validateSandboxOptions(limits, path);
+  return resolved;
 }

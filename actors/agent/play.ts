@@ -35,18 +35,18 @@ export function groupIdOf(envId: string): string {
   return `group-${envId}`.slice(0, 200);
 }
 
-const TIMEOUT_RETRIES = 2;
-
 /**
- * A call over its time limit is retried (replay makes it idempotent): on shared cores a module load or a step
- * occasionally overruns for reasons that are not the environment's, and one such blip should not end an episode.
+ * A call over its time limit is replayed up to `retries` times (loop.agent.timeoutRetries; replay makes it
+ * idempotent): on shared cores a module load or a step occasionally overruns for reasons that are not the
+ * environment's, and one such blip should not end an episode as a fault. The limit itself is
+ * loop.sandbox.limits.callTimeoutMs, the same one validation applies.
  */
-async function retryTimeouts<T>(call: () => Promise<T>): Promise<T> {
+async function retryTimeouts<T>(retries: number, call: () => Promise<T>): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await call();
     } catch (err) {
-      if (i >= TIMEOUT_RETRIES || !isEnvTimeout(err)) throw err;
+      if (i >= retries || !isEnvTimeout(err)) throw err;
     }
   }
 }
@@ -72,7 +72,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   const actions: string[] = [];
   let observation: string;
   try {
-    observation = (await retryTimeouts(() => sandbox.reset(ref))).observation;
+    observation = (await retryTimeouts(o.agent.timeoutRetries, () => sandbox.reset(ref))).observation;
   } catch (err) {
     if (!isEnvError(err)) throw err;
     return { ...ep, error: err.code };
@@ -90,7 +90,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
     actions.push(sample.text);
     let r: StepResult;
     try {
-      r = await retryTimeouts(() => sandbox.step({ ...ref, actions: [...actions] }));
+      r = await retryTimeouts(o.agent.timeoutRetries, () => sandbox.step({ ...ref, actions: [...actions] }));
     } catch (err) {
       if (!isEnvError(err)) throw err;
       return { ...ep, error: err.code };

@@ -1,6 +1,7 @@
 // The evaluator's knobs: feasibility threshold, designer rewards and penalties, which episodes train the
 // agent, the no-hint-regret ablation, and the designer baseline (EMA rate, normalisation).
-import { EvaluatorOptionsError } from './errors.js';
+import { resolveOptions } from '../../runtime/options.js';
+import * as s from '../../runtime/schema.js';
 
 export type AgentEpisodes = 'no-hint' | 'all';
 
@@ -46,20 +47,30 @@ export const DEFAULT_EVALUATOR_OPTIONS: ResolvedEvaluatorOptions = {
   designerAdvantageClip: 5,
 };
 
-export function validateEvaluatorOptions(options: EvaluatorOptions = {}): ResolvedEvaluatorOptions {
-  const o = { ...DEFAULT_EVALUATOR_OPTIONS, ...options };
-  const finite = (f: keyof EvaluatorOptions): void => {
-    if (typeof o[f] !== 'number' || !Number.isFinite(o[f])) throw new EvaluatorOptionsError(f, 'a finite number', o[f]);
-  };
-  for (const f of ['tau', 'rejectedPenalty', 'infeasibleReward', 'faultPenalty', 'validReward'] as const) finite(f);
-  if (o.tau < 0 || o.tau > 1) throw new EvaluatorOptionsError('tau', 'a number in [0, 1] (returns lie in [0, 1])', o.tau);
-  if (typeof o.noHintRegret !== 'boolean') throw new EvaluatorOptionsError('noHintRegret', 'true or false', o.noHintRegret);
-  if (typeof o.normalizeDesigner !== 'boolean') throw new EvaluatorOptionsError('normalizeDesigner', 'true or false', o.normalizeDesigner);
-  if (o.agentEpisodes !== 'no-hint' && o.agentEpisodes !== 'all') throw new EvaluatorOptionsError('agentEpisodes', "'no-hint' or 'all'", o.agentEpisodes);
-  if (!(typeof o.advantageEps === 'number' && o.advantageEps > 0 && Number.isFinite(o.advantageEps))) throw new EvaluatorOptionsError('advantageEps', 'a finite number > 0', o.advantageEps);
-  if (!(typeof o.baselineAlpha === 'number' && o.baselineAlpha > 0 && o.baselineAlpha <= 1)) throw new EvaluatorOptionsError('baselineAlpha', 'a number in (0, 1]', o.baselineAlpha);
-  if (!(typeof o.baselineStdFloor === 'number' && o.baselineStdFloor > 0 && Number.isFinite(o.baselineStdFloor)))
-    throw new EvaluatorOptionsError('baselineStdFloor', 'a finite number > 0', o.baselineStdFloor);
-  if (!(typeof o.designerAdvantageClip === 'number' && o.designerAdvantageClip > 0)) throw new EvaluatorOptionsError('designerAdvantageClip', 'a number > 0 (Infinity: no clipping)', o.designerAdvantageClip);
-  return o;
+const finite = s.number();
+const positive = s.number({ gt: 0 });
+
+/** The resolved form of EvaluatorOptions; unknown keys are rejected. */
+export const EVALUATOR_OPTIONS_SCHEMA: s.Check<ResolvedEvaluatorOptions> = s.object(
+  {
+    tau: s.number({ min: 0, max: 1 }),
+    rejectedPenalty: finite,
+    infeasibleReward: finite,
+    faultPenalty: finite,
+    noHintRegret: s.boolean(),
+    validReward: finite,
+    agentEpisodes: s.literal('no-hint', 'all'),
+    advantageEps: positive,
+    baselineAlpha: s.number({ gt: 0, max: 1 }),
+    normalizeDesigner: s.boolean(),
+    baselineStdFloor: positive,
+    /** Infinity: no clipping. */
+    designerAdvantageClip: s.number({ gt: 0, infinite: true }),
+  },
+  { strict: true },
+);
+
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
+export function validateEvaluatorOptions(options: EvaluatorOptions = {}, path = 'loop.evaluator'): ResolvedEvaluatorOptions {
+  return resolveOptions(EVALUATOR_OPTIONS_SCHEMA, DEFAULT_EVALUATOR_OPTIONS, options, path);
 }

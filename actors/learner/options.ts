@@ -1,7 +1,8 @@
 // The learner's knobs: objective (clip ε, TIS cap, form), staleness bound η, minibatch and micro-batch sizes,
 // publish and checkpoint cadence, optimizer, and where the model comes from.
 import type { AdamWOptions, DecoderConfig } from '../../model/index.js';
-import { LearnerOptionsError } from './errors.js';
+import { resolveOptions } from '../../runtime/options.js';
+import * as s from '../../runtime/schema.js';
 import type { ObjectiveKind } from './objective.js';
 
 export interface LearnerOptions {
@@ -96,23 +97,43 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   trainOnStop: true,
 };
 
-export function validateLearnerOptions(options: LearnerOptions = {}): ResolvedLearnerOptions {
-  const o = { ...DEFAULT_LEARNER_OPTIONS, ...options } as ResolvedLearnerOptions;
-  const int = (f: keyof LearnerOptions, min: number): void => {
-    const v = o[f as keyof ResolvedLearnerOptions];
-    if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) throw new LearnerOptionsError(f, `an integer >= ${min}`, v);
-  };
-  for (const [f, min] of [['eta', 0], ['iterationBatches', 0], ['seed', 0], ['epochs', 1], ['minibatchTrajectories', 1], ['minibatchTokens', 1], ['flushAfterMs', 0],
-    ['microBatchTokens', 2], ['publishEvery', 1], ['checkpointEvery', 1], ['keepCheckpoints', 1], ['threads', 0], ['pullBatch', 1], ['lockTtlMs', 100], ['maxRestarts', 0]] as const) int(f, min);
-  if (typeof o.ownThread !== 'boolean') throw new LearnerOptionsError('ownThread', 'true or false', o.ownThread);
-  if (typeof o.trainOnStop !== 'boolean') throw new LearnerOptionsError('trainOnStop', 'true or false', o.trainOnStop);
-  if (typeof o.skipZeroAdvantage !== 'boolean') throw new LearnerOptionsError('skipZeroAdvantage', 'true or false', o.skipZeroAdvantage);
-  if (o.objective !== 'behaviour' && o.objective !== 'decoupled') throw new LearnerOptionsError('objective', "'behaviour' or 'decoupled'", o.objective);
-  if (!(typeof o.clipEps === 'number' && o.clipEps > 0 && o.clipEps < 1)) throw new LearnerOptionsError('clipEps', 'a number in (0, 1)', o.clipEps);
-  if (!(typeof o.tisCap === 'number' && o.tisCap >= 1 && Number.isFinite(o.tisCap))) throw new LearnerOptionsError('tisCap', 'a finite number >= 1', o.tisCap);
-  if (o.model === null || typeof o.model !== 'object') throw new LearnerOptionsError('model', 'a decoder config object', o.model);
-  if (typeof o.tokenizer !== 'string' || o.tokenizer.length === 0) throw new LearnerOptionsError('tokenizer', 'a tokenizer name or path', o.tokenizer);
-  for (const f of ['initCheckpoint', 'stateDir'] as const)
-    if (o[f] !== undefined && (typeof o[f] !== 'string' || o[f]!.length === 0)) throw new LearnerOptionsError(f, 'a directory path', o[f]);
-  return o;
+const intAtLeast = (min: number) => s.int({ min });
+const directory = s.optional(s.string({ min: 1 }));
+
+/** The resolved form of LearnerOptions; unknown keys are rejected (model and adamw are checked where they are used). */
+export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
+  {
+    model: s.record(s.unknownValue()) as s.Check<unknown> as s.Check<DecoderConfig>,
+    initCheckpoint: directory,
+    tokenizer: s.string({ min: 1 }),
+    stateDir: directory,
+    seed: intAtLeast(0),
+    eta: intAtLeast(0),
+    objective: s.literal('behaviour', 'decoupled'),
+    clipEps: s.number({ gt: 0, lt: 1 }),
+    tisCap: s.number({ min: 1 }),
+    epochs: intAtLeast(1),
+    iterationBatches: intAtLeast(0),
+    minibatchTrajectories: intAtLeast(1),
+    minibatchTokens: intAtLeast(1),
+    flushAfterMs: intAtLeast(0),
+    microBatchTokens: intAtLeast(2),
+    publishEvery: intAtLeast(1),
+    checkpointEvery: intAtLeast(1),
+    keepCheckpoints: intAtLeast(1),
+    adamw: s.record(s.unknownValue()) as s.Check<unknown> as s.Check<AdamWOptions>,
+    ownThread: s.boolean(),
+    threads: intAtLeast(0),
+    pullBatch: intAtLeast(1),
+    trainOnStop: s.boolean(),
+    maxRestarts: intAtLeast(0),
+    lockTtlMs: intAtLeast(100),
+    skipZeroAdvantage: s.boolean(),
+  },
+  { strict: true },
+);
+
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
+export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loop.learner'): ResolvedLearnerOptions {
+  return resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS as ResolvedLearnerOptions, options, path);
 }

@@ -80,7 +80,7 @@ export class SandboxClient implements Sandbox {
     try {
       msg = await this.nc.request(subject, encode(SandboxRequest, payload), { timeout });
     } catch (err) {
-      throw new SandboxError(`sandbox request on ${subject} failed: ${(err as Error).message}`, 'SANDBOX_UNREACHABLE', { subject }, err);
+      throw new SandboxError(`sandbox request on ${subject} failed: ${(err as Error).message}`, { code: 'SANDBOX_UNREACHABLE', data: { subject }, cause: err });
     }
     const reply = decode(SandboxReply, msg.data, { subject });
     if (reply.ok) {

@@ -4,7 +4,7 @@ import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '..
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../../sandbox/index.js';
 import { designerPrompt, endOfTurn } from '../prompts.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
-import { WarmStartOptionsError } from './errors.js';
+import { OptionsError } from '../../runtime/options.js';
 import { sampleMemory } from './examples.js';
 import { loadLibrary } from './library.js';
 
@@ -56,8 +56,8 @@ export interface DesignerEvalResult {
 
 export async function evaluateDesigner(options: DesignerEvalOptions): Promise<DesignerEvalResult> {
   const o = { ...DEFAULT_DESIGNER_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<DesignerEvalOptions>;
-  if (!Number.isInteger(o.samples) || o.samples < 1) throw new WarmStartOptionsError('samples', 'a positive integer', o.samples);
-  if (!(o.temperature >= 0)) throw new WarmStartOptionsError('temperature', 'a number >= 0', o.temperature);
+  if (!Number.isInteger(o.samples) || o.samples < 1) throw new OptionsError('options.samples', 'a positive integer', o.samples);
+  if (!(o.temperature >= 0)) throw new OptionsError('options.temperature', 'a number >= 0', o.temperature);
   const ck = await loadCheckpoint(o.checkpoint, { optimizer: false });
   const tok = ck.tokenizer;
   const config = validateDecoderConfig(ck.config.model);

@@ -1,19 +1,11 @@
 // Typed errors of the warm start (supervised base-checkpoint training and the designer evaluation).
+// A bad option is an OptionsError (runtime/options.ts).
 import { SpadeError } from '../../runtime/spade-error.js';
 
 /** Root of every error the warm start throws. */
 export class WarmStartError extends SpadeError {
   constructor(message: string, code = 'WARM_START', data: Record<string, unknown> = {}, cause?: unknown) {
     super(message, { code, data, ...(cause === undefined ? {} : { cause }) });
-  }
-}
-
-/** A bad option value: the message names the field and what was expected. */
-export class WarmStartOptionsError extends WarmStartError {
-  readonly field: string;
-  constructor(field: string, expected: string, actual: unknown) {
-    super(`options.${field} must be ${expected} (got ${JSON.stringify(actual)})`, 'WARM_START_OPTION', { field, expected });
-    this.field = field;
   }
 }
 
@@ -25,5 +17,4 @@ export class WarmStartDataError extends WarmStartError {
 }
 
 export const isWarmStartError = (e: unknown): e is WarmStartError => e instanceof WarmStartError;
-export const isWarmStartOptionsError = (e: unknown): e is WarmStartOptionsError => e instanceof WarmStartOptionsError;
 export const isWarmStartDataError = (e: unknown): e is WarmStartDataError => e instanceof WarmStartDataError;

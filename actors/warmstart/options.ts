@@ -2,7 +2,8 @@
 // seed and output, with defaults and validation whose messages name the field.
 import { repoPath } from '../../runtime/paths.js';
 import type { DocumentSourceKind } from './documents.js';
-import { WarmStartOptionsError } from './errors.js';
+import { OptionsError, resolveOptions } from '../../runtime/options.js';
+import * as s from '../../runtime/schema.js';
 
 export interface WarmStartModelOptions {
   layers: number;
@@ -83,29 +84,42 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   logEvery: 5,
 };
 
-const isInt = (v: unknown, min: number): boolean => Number.isInteger(v) && (v as number) >= min;
-const isNum = (v: unknown, min: number, max = Infinity): boolean => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+const positive = s.int({ min: 1 });
+const natural = s.int({ min: 0 });
 
-export function validateWarmStartOptions(o: WarmStartOptions = {}): ResolvedWarmStartOptions {
-  const r: ResolvedWarmStartOptions = { ...DEFAULT_WARM_START_OPTIONS, model: { ...DEFAULT_WARM_START_OPTIONS.model, ...o.model } };
-  for (const [k, v] of Object.entries(o)) if (k !== 'model' && v !== undefined) (r as unknown as Record<string, unknown>)[k] = v;
-  for (const f of ['layers', 'width', 'heads', 'kvHeads', 'contextLength'] as const) {
-    if (!isInt(r.model[f], 1)) throw new WarmStartOptionsError(`model.${f}`, 'a positive integer', r.model[f]);
-  }
-  for (const f of ['steps', 'batchTokens', 'warmupSteps', 'episodesPerEnv', 'agentMaxPromptTokens', 'logEvery'] as const) {
-    if (!isInt(r[f], 1)) throw new WarmStartOptionsError(f, 'a positive integer', r[f]);
-  }
-  if (r.planBy !== 'steps' && r.planBy !== 'clock') throw new WarmStartOptionsError('planBy', "'steps' or 'clock'", r.planBy);
-  if (!isInt(r.replanEvery, 1)) throw new WarmStartOptionsError('replanEvery', 'a positive integer', r.replanEvery);
-  if (r.planBy === 'clock' && !(r.minutes > 0)) throw new WarmStartOptionsError('minutes', "a positive number when planBy is 'clock'", r.minutes);
-  for (const f of ['maxMemory', 'maxModuleTokens', 'saveEvery', 'threads', 'seed'] as const) if (!isInt(r[f], 0)) throw new WarmStartOptionsError(f, 'an integer >= 0', r[f]);
-  if (!isNum(r.minutes, 0)) throw new WarmStartOptionsError('minutes', 'a number >= 0', r.minutes);
-  if (!isNum(r.lr, 0) || r.lr === 0) throw new WarmStartOptionsError('lr', 'a positive number', r.lr);
-  if (!isNum(r.minLr, 0, r.lr)) throw new WarmStartOptionsError('minLr', `a number in [0, lr=${r.lr}]`, r.minLr);
-  if (!isNum(r.weightDecay, 0)) throw new WarmStartOptionsError('weightDecay', 'a number >= 0', r.weightDecay);
-  if (!isNum(r.agentFraction, 0, 1)) throw new WarmStartOptionsError('agentFraction', 'a number in [0, 1]', r.agentFraction);
-  if (!['auto', 'corpus', 'stand-in'].includes(r.documents)) throw new WarmStartOptionsError('documents', "'auto', 'corpus' or 'stand-in'", r.documents);
-  if (typeof r.outDir !== 'string' || r.outDir === '') throw new WarmStartOptionsError('outDir', 'a non-empty path', r.outDir);
-  if (typeof r.saveOptimizer !== 'boolean') throw new WarmStartOptionsError('saveOptimizer', 'a boolean', r.saveOptimizer);
+/** The resolved form of WarmStartOptions; unknown keys are rejected. */
+export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.object(
+  {
+    model: s.object({ layers: positive, width: positive, heads: positive, kvHeads: positive, contextLength: positive }, { strict: true }),
+    steps: positive,
+    minutes: s.number({ min: 0 }),
+    batchTokens: positive,
+    lr: s.number({ gt: 0 }),
+    minLr: s.number({ min: 0 }),
+    warmupSteps: positive,
+    weightDecay: s.number({ min: 0 }),
+    seed: natural,
+    agentFraction: s.number({ min: 0, max: 1 }),
+    maxModuleTokens: natural,
+    planBy: s.literal('steps', 'clock'),
+    replanEvery: positive,
+    maxMemory: natural,
+    episodesPerEnv: positive,
+    agentMaxPromptTokens: positive,
+    documents: s.literal('auto', 'corpus', 'stand-in'),
+    outDir: s.string({ min: 1 }),
+    saveOptimizer: s.boolean(),
+    saveEvery: natural,
+    threads: natural,
+    logEvery: positive,
+  },
+  { strict: true },
+);
+
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
+export function validateWarmStartOptions(o: WarmStartOptions = {}, path = 'options'): ResolvedWarmStartOptions {
+  const r = resolveOptions(WARM_START_OPTIONS_SCHEMA, DEFAULT_WARM_START_OPTIONS, o, path);
+  if (r.planBy === 'clock' && !(r.minutes > 0)) throw new OptionsError(`${path}.minutes`, "a positive number when planBy is 'clock'", r.minutes);
+  if (r.minLr > r.lr) throw new OptionsError(`${path}.minLr`, `a number in [0, lr=${r.lr}]`, r.minLr);
   return r;
 }

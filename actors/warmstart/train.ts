@@ -7,7 +7,7 @@ import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
 import { loadLibrary } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
-import { WarmStartOptionsError } from './errors.js';
+import { OptionsError } from '../../runtime/options.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
 
 export interface LossPoint {
@@ -57,7 +57,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     await pool.close();
   }
   const designerEnvs = library.filter((e) => o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens);
-  if (designerEnvs.length === 0) throw new WarmStartOptionsError('maxModuleTokens', 'a cap that keeps at least one library module', o.maxModuleTokens);
+  if (designerEnvs.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one library module', o.maxModuleTokens);
   const data = new WarmStartData(tok, library, designerEnvs, played.episodes, docs, {
     seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
     agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,

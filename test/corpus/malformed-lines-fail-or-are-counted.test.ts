@@ -4,9 +4,10 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CorpusLineError, isCorpusEmptyError, isCorpusFileError, isCorpusLineError, isCorpusOptionsError, openCorpus,
+  CorpusLineError, isCorpusEmptyError, isCorpusFileError, isCorpusLineError, openCorpus,
   type CorpusLineReason,
 } from '../../corpus/index.js';
+import { isOptionsError } from '../../runtime/options.js';
 import { prose, tempDir, writeJsonl } from './helpers.js';
 
 const GOOD = (id: string): object => ({ id, text: prose(id, 250) });
@@ -79,11 +80,11 @@ t.test('file errors, empty corpora and bad options', async (t) => {
   const bad: [object, string][] = [
     [{ paths: [] }, 'paths'], [{ paths: [''] }, 'paths[0]'], [{ idField: '' }, 'idField'], [{ textField: 'id' }, 'textField'],
     [{ chunkChars: 1.5 }, 'chunkChars'], [{ chunkOverlap: 1500 }, 'chunkOverlap'], [{ minChars: -1 }, 'minChars'],
-    [{ minChars: 5000 }, 'minChars'], [{ onInvalid: 'ignore' }, 'onInvalid'], [{ weightField: 3 }, 'weightField'],
+    [{ minChars: 5000 }, 'minChars'], [{ onInvalid: 'ignore' }, 'onInvalid'], [{ weightField: 3 }, 'weightField'], [{ chunkSize: 9 }, 'chunkSize'],
   ];
   for (const [opts, field] of bad) {
     const e = await openCorpus({ paths: [empty], ...opts }).catch((err: unknown) => err);
-    t.ok(isCorpusOptionsError(e) && e.field === field, `${JSON.stringify(opts)} names ${field}`);
-    t.match((e as Error).message, `options.${field} must be`);
+    t.ok(isOptionsError(e) && e.path === `options.${field}`, `${JSON.stringify(opts)} names ${field}`);
+    t.match((e as Error).message, new RegExp(`^options\\.${field.replace(/[[\]]/g, '\\$&')}: (expected .+, got |unknown field)`));
   }
 });

@@ -91,6 +91,6 @@ t.test('alias sampler matches arbitrary weights', async (t) => {
   const keep = w.map((x, i) => [x, i] as const).filter(([x]) => x > 0.01);
   const chi = chiSquare(keep.map(([, i]) => obs[i]!), keep.map(([x]) => x / total));
   t.ok(chi < CHI2_999[keep.length - 1]!, `chi-square ${chi.toFixed(2)} over ${keep.length} categories`);
-  t.throws(() => new CorpusSampler([1, -1]), { code: 'CORPUS_OPTIONS' });
+  t.throws(() => new CorpusSampler([1, -1]), { name: 'OptionsError', code: 'OPTIONS_INVALID', path: 'weights[1]', message: /^weights\[1\]: expected a finite number >= 0, got -1$/ });
   t.throws(() => new CorpusSampler([0, 0]), { code: 'CORPUS_EMPTY' });
 });

@@ -1,9 +1,9 @@
-// A wrong config value fails at start with a message that names the field and the expected form.
+// A wrong config value fails at start with an OptionsError that names the field, the expected form and the value.
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../runtime/config.js';
-import { isConfigError } from '../../runtime/errors.js';
+import { isOptionsError } from '../../runtime/options.js';
 import { resolveRoles } from '../../runtime/roles.js';
 import { ROLE_FACTORIES } from '../../actors/roles.js';
 import { spawnHost } from '../helpers/host-process.js';
@@ -16,16 +16,20 @@ const cases: Array<[string, string[], NodeJS.ProcessEnv, string, RegExp]> = [
   ['unknown field', ['host.colour=1'], {}, 'host.colour', /unknown field/],
   ['bad seed from env', [], { SPADE_SEED: '-3' }, 'run.seed', /expected an integer >= 0/],
   ['ttl shorter than two heartbeats', ['host.heartbeatMs=5000', 'host.memberTtlMs=6000'], {}, 'host.memberTtlMs', />= 2 × host.heartbeatMs/],
+  ['bad loop field', ['loop.agent.maxTokens=0'], {}, 'loop.agent.maxTokens', /expected an integer >= 1 and <= 1048576, got 0/],
+  ['unknown loop field', ['loop.agent.maxTokenz=3'], {}, 'loop.agent.maxTokenz', /unknown field \(known: maxTokens/],
+  ['bad sandbox limit', ['loop.sandbox.limits.callTimeoutMs=-5'], {}, 'loop.sandbox.limits.callTimeoutMs', /expected an integer >= 1 and <= 60000, got -5/],
+  ['unknown sandbox limit', ['loop.sandbox.limits.callTimeout=5'], {}, 'loop.sandbox.limits.callTimeout', /unknown field \(known: workers, callTimeoutMs/],
 ];
 
 for (const [name, set, env, field, message] of cases) {
   t.test(name, async (t) => {
     const err = await loadConfig({ set, env }).then(() => null, (e: unknown) => e);
-    t.ok(isConfigError(err), 'a ConfigError');
-    if (!isConfigError(err)) return;
-    t.equal(err.field, field, 'names the field');
+    t.ok(isOptionsError(err), 'an OptionsError');
+    if (!isOptionsError(err)) return;
+    t.equal(err.path, `config.${field}`, 'names the field');
     t.match(err.message, message, 'says what was expected');
-    t.ok(err.message.includes(field), `message includes ${field}: ${err.message}`);
+    t.ok(err.message.startsWith(`config.${field}: `), `message starts with config.${field}: ${err.message}`);
   });
 }
 
@@ -45,7 +49,7 @@ t.test('node runtime/start.js exits non-zero with the field in its message', asy
   const host = spawnHost(t, ['--set', 'roles.echo.concurrency=0'], { SPADE_NATS_URL: 'nats://127.0.0.1:1' });
   const exit = await host.exited;
   t.equal(exit.code, 1);
-  t.match(host.output(), /ConfigError: invalid config: config\.roles\.echo\.concurrency: expected an integer >= 1/);
+  t.match(host.output(), /OptionsError: config\.roles\.echo\.concurrency: expected an integer >= 1 and <= 4096, got 0/);
   const usage = spawnHost(t, ['--no-such-flag']);
   t.equal((await usage.exited).code, 2, 'unknown flag is a usage error');
 });

@@ -1,6 +1,7 @@
-// SandboxOptions: defaults are valid, and each bad field is named in the error.
+// SandboxOptions: defaults are valid, and each bad or unknown field is named in the error with what was expected.
 import t from 'tap';
-import { DEFAULT_SANDBOX_OPTIONS, SandboxOptionsError, validateSandboxOptions } from '../../sandbox/index.js';
+import { DEFAULT_SANDBOX_OPTIONS, validateSandboxLimits, validateSandboxOptions } from '../../sandbox/index.js';
+import { OptionsError } from '../../runtime/options.js';
 
 t.test('defaults validate and overrides apply', async (t) => {
   t.same(validateSandboxOptions({}), DEFAULT_SANDBOX_OPTIONS);
@@ -19,13 +20,22 @@ t.test('bad fields are named', async (t) => {
     [{ maxTurns: 1.5 }, 'maxTurns'],
     [{ memoryLimitBytes: 1000 }, 'memoryLimitBytes'],
     [{ workerMemoryCapBytes: 64 * 1024 * 1024 }, 'workerMemoryCapBytes'],
+    [{ callTimeoutMz: 100 }, 'callTimeoutMz'],
+    [{ kitSource: 3 }, 'kitSource'],
   ] as const) {
     let caught: unknown;
     try {
-      validateSandboxOptions(opts);
+      validateSandboxOptions(opts as never);
     } catch (e) {
       caught = e;
     }
-    t.ok(caught instanceof SandboxOptionsError && caught.field === field && caught.message.includes(`options.${field}`), field);
+    t.ok(caught instanceof OptionsError && caught.path === `sandbox.${field}` && caught.message.startsWith(`sandbox.${field}: `), field);
+    t.match((caught as Error).message, /: (expected .+, got .+|unknown field \(known: .+\))$/, `${field}: says what was expected`);
   }
+});
+
+t.test('limits from the cluster config name their path and refuse a pool size', async (t) => {
+  t.same(validateSandboxLimits({ callTimeoutMs: 200 }).callTimeoutMs, 200);
+  t.throws(() => validateSandboxLimits({ callTimeoutMs: 0 }, 'config.loop.sandbox.limits'), { name: 'OptionsError', path: 'config.loop.sandbox.limits.callTimeoutMs' });
+  t.throws(() => validateSandboxLimits({ workers: 2 } as never), { name: 'OptionsError', path: 'loop.sandbox.limits.workers', message: /roles\.sandbox\.threads/ });
 });

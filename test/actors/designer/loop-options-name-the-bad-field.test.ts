@@ -1,8 +1,8 @@
-// LoopOptions: any subset at any depth merges over the defaults; a bad or unknown field throws LoopOptionsError
-// naming its dotted path under `loop`; a cluster config without a loop section yields the defaults.
+// LoopOptions: any subset at any depth merges over the defaults; a bad or unknown field throws OptionsError
+// naming its dotted path under `loop` and what was expected; a cluster config without a loop section yields the defaults.
 import t from 'tap';
 import { DEFAULT_LOOP_OPTIONS, loopOptionsOf, validateLoopOptions } from '../../../actors/loop-options.js';
-import { isLoopOptionsError } from '../../../actors/loop-errors.js';
+import { isOptionsError } from '../../../runtime/options.js';
 
 t.test('merge and defaults', async (t) => {
   const o = validateLoopOptions({ k: 2, agent: { maxTokens: 12 }, policy: { init: { layers: 3 } }, ablations: { noMemory: true } });
@@ -15,6 +15,7 @@ t.test('merge and defaults', async (t) => {
   t.same(loopOptionsOf({ roles: {} }), DEFAULT_LOOP_OPTIONS);
   t.equal(loopOptionsOf({ loop: { k: 8 } }).k, 8);
   t.not(validateLoopOptions().memory, DEFAULT_LOOP_OPTIONS.memory, 'the result does not alias the defaults');
+  t.same(validateLoopOptions({ sandbox: { limits: { callTimeoutMs: 200 } } }).sandbox, { mode: 'remote', workers: 1, limits: { callTimeoutMs: 200 } });
 });
 
 t.test('errors name the field', async (t) => {
@@ -28,14 +29,22 @@ t.test('errors name the field', async (t) => {
     [{ policy: { checkpoint: '' } }, 'loop.policy.checkpoint'],
     [{ sandbox: { mode: 'cloud' } }, 'loop.sandbox.mode'],
     [{ agent: { maxTokenz: 3 } }, 'loop.agent.maxTokenz'],
+    [{ agent: { timeoutRetries: -1 } }, 'loop.agent.timeoutRetries'],
     [{ corpus: 'x' }, 'loop.corpus'],
+    [{ evaluator: { tau: 2 } }, 'loop.evaluator.tau'],
+    [{ learner: { clipEps: 0 } }, 'loop.learner.clipEps'],
+    [{ learner: { colour: 1 } }, 'loop.learner.colour'],
+    [{ sandbox: { limits: { callTimeoutMs: 0 } } }, 'loop.sandbox.limits.callTimeoutMs'],
+    [{ sandbox: { limits: { callTimeoutMz: 10 } } }, 'loop.sandbox.limits.callTimeoutMz'],
+    [{ sandbox: { limits: { workers: 2 } } }, 'loop.sandbox.limits.workers'],
   ];
   for (const [input, field] of cases) {
     try {
       validateLoopOptions(input as never);
       t.fail(`${field}: accepted`);
     } catch (err) {
-      t.ok(isLoopOptionsError(err) && err.field === field && err.message.startsWith(field), `${field}: ${(err as Error).message}`);
+      t.ok(isOptionsError(err) && err.path === field && err.message.startsWith(`${field}: `), `${field}: ${(err as Error).message}`);
+      t.match((err as Error).message, /: (expected .+, got .+|unknown field \(known: .+\))$/, 'says what was expected and what it got');
     }
   }
 });

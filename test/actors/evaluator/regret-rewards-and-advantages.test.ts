@@ -4,7 +4,8 @@ import t from 'tap';
 import { labelAccepted, labelRejected } from '../../../actors/evaluator/label.js';
 import { agentAdvantages, groupNormalise, scoreEpisodes } from '../../../actors/evaluator/score.js';
 import { EMPTY_BASELINE, baselineStep } from '../../../actors/evaluator/designer-baseline.js';
-import { validateEvaluatorOptions, isEvaluatorOptionsError } from '../../../actors/evaluator/index.js';
+import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
+import { isOptionsError } from '../../../runtime/options.js';
 import { episode, group } from './fixtures.js';
 
 const o = validateEvaluatorOptions();
@@ -107,12 +108,10 @@ t.test('designer baseline: exact average at first, EMA later, advantage against 
 });
 
 t.test('options name the bad field', async (t) => {
-  t.throws(() => validateEvaluatorOptions({ tau: 2 }), /loop\.evaluator\.tau must be a number in \[0, 1\]/);
-  t.throws(() => validateEvaluatorOptions({ agentEpisodes: 'hinted' as never }), /loop\.evaluator\.agentEpisodes/);
-  try {
-    validateEvaluatorOptions({ baselineAlpha: 0 });
-  } catch (err) {
-    t.ok(isEvaluatorOptionsError(err));
-    t.equal((err as { field: string }).field, 'baselineAlpha');
-  }
+  t.throws(() => validateEvaluatorOptions({ tau: 2 }), /^loop\.evaluator\.tau: expected a finite number >= 0 and <= 1, got 2$/);
+  t.throws(() => validateEvaluatorOptions({ agentEpisodes: 'hinted' as never }), /loop\.evaluator\.agentEpisodes: expected one of "no-hint", "all"/);
+  t.throws(() => validateEvaluatorOptions({ taux: 1 } as never), /loop\.evaluator\.taux: unknown field/);
+  const err = (() => { try { validateEvaluatorOptions({ baselineAlpha: 0 }); } catch (e) { return e; } return null; })();
+  t.ok(isOptionsError(err), 'an OptionsError');
+  t.equal((err as { path: string }).path, 'loop.evaluator.baselineAlpha');
 });
