@@ -1,5 +1,6 @@
 // Settings of the self-play loop's designer, agent, memory and policy service: one typed object meant to sit in
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
+import { DEFAULT_POLICY_MODEL } from '../model/decoder.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from './evaluator/options.js';
 import { validateLearnerOptions, type LearnerOptions } from './learner/options.js';
 import { LoopOptionsError } from './loop-errors.js';
@@ -51,8 +52,8 @@ export interface LoopOptions {
     missingCheckpoint: 'init' | 'fail';
     /** Tokenizer of an initialised model (a checkpoint brings its own). */
     tokenizer: string;
-    /** Decoder of an initialised model; vocab comes from the tokenizer. */
-    init: { layers: number; width: number; heads: number; contextLength: number; seed: number };
+    /** Decoder of an initialised model; vocab comes from the tokenizer, kvHeads follows a given heads. */
+    init: { layers: number; width: number; heads: number; kvHeads?: number; contextLength: number; seed: number };
     /** Rows decoded together (designer and agent requests share them). */
     maxBatch: number;
     /** Sampler random seed. */
@@ -98,7 +99,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
-    init: { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
+    init: { ...DEFAULT_POLICY_MODEL, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
   },
   corpus: { paths: [] },
   library: '',
@@ -141,6 +142,7 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
   o.ablations = section('loop.ablations', DEFAULT_LOOP_OPTIONS.ablations, input.ablations);
   o.policy = section('loop.policy', DEFAULT_LOOP_OPTIONS.policy, input.policy);
   o.policy.init = section('loop.policy.init', DEFAULT_LOOP_OPTIONS.policy.init, input.policy?.init);
+  if (input.policy?.init?.heads !== undefined && input.policy.init.kvHeads === undefined) o.policy.init.kvHeads = o.policy.init.heads;
   o.corpus = section('loop.corpus', DEFAULT_LOOP_OPTIONS.corpus, input.corpus);
   o.sandbox = section('loop.sandbox', DEFAULT_LOOP_OPTIONS.sandbox, input.sandbox);
 
@@ -163,6 +165,8 @@ export function validateLoopOptions(input: LoopOptionsInput = {}): LoopOptions {
   int('loop.policy.init.seed', p.init.seed, 0);
   if (p.init.width % p.init.heads !== 0 || (p.init.width / p.init.heads) % 2 !== 0)
     throw new LoopOptionsError('loop.policy.init.width', `a multiple of heads (${p.init.heads}) with an even head size`, p.init.width);
+  if (p.init.kvHeads !== undefined && (!Number.isInteger(p.init.kvHeads) || p.init.kvHeads < 1 || p.init.heads % p.init.kvHeads !== 0))
+    throw new LoopOptionsError('loop.policy.init.kvHeads', `a divisor of heads (${p.init.heads})`, p.init.kvHeads);
   int('loop.policy.maxBatch', p.maxBatch, 1, 4096);
   int('loop.policy.seed', p.seed, 0);
   int('loop.policy.threads', p.threads, 0, 1024);
