@@ -21,7 +21,7 @@ export async function leasePolicyAndSandbox(
   }
   let sandbox = given.sandbox;
   if (!sandbox) {
-    const lease = leaseSandbox(options.sandbox, env.conn.nc);
+    const lease = await leaseSandbox(options.sandbox, env.conn.nc);
     cleanups.push(() => lease.release());
     sandbox = lease.sandbox;
   }

@@ -1,5 +1,6 @@
 // Settings of the self-play loop's designer, agent, memory and policy service: one typed object meant to sit in
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
+import { DEFAULT_POLICY_MODEL } from '../model/decoder.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from './evaluator/options.js';
 import { validateLearnerOptions, type LearnerOptions } from './learner/options.js';
 import { OptionsError, resolveOptions } from '../runtime/options.js';
@@ -59,8 +60,8 @@ export interface LoopOptions {
     missingCheckpoint: 'init' | 'fail';
     /** Tokenizer of an initialised model (a checkpoint brings its own). */
     tokenizer: string;
-    /** Decoder of an initialised model; vocab comes from the tokenizer. */
-    init: { layers: number; width: number; heads: number; contextLength: number; seed: number };
+    /** Decoder of an initialised model; vocab comes from the tokenizer, kvHeads follows a given heads. */
+    init: { layers: number; width: number; heads: number; kvHeads?: number; contextLength: number; seed: number };
     /** Rows decoded together (designer and agent requests share them). */
     maxBatch: number;
     /** Sampler random seed. */
@@ -111,7 +112,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
-    init: { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
+    init: { ...DEFAULT_POLICY_MODEL, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
   },
   corpus: { paths: [] },
   library: '',
@@ -137,7 +138,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
         checkpoint: s.nullable(s.string({ min: 1 })),
         missingCheckpoint: s.literal('init', 'fail'),
         tokenizer: s.string({ min: 1 }),
-        init: s.object({ layers: size, width: size, heads: size, contextLength: size, seed: s.int({ min: 0 }) }, { strict: true }),
+        init: s.object({ layers: size, width: size, heads: size, kvHeads: s.optional(size), contextLength: size, seed: s.int({ min: 0 }) }, { strict: true }),
         maxBatch: s.int({ min: 1, max: 4096 }),
         seed: s.int({ min: 0 }),
         threads: s.int({ min: 0, max: 1024 }),
@@ -158,9 +159,12 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
 /** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one (as `<path>.<field>`). */
 export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop'): LoopOptions {
   const o = resolveOptions(LOOP_OPTIONS_SCHEMA, DEFAULT_LOOP_OPTIONS, input, path);
-  const { width, heads } = o.policy.init;
+  // A given heads without kvHeads means one kv head per head (the default's kvHeads belongs to its heads).
+  if (input.policy?.init?.heads !== undefined && input.policy.init.kvHeads === undefined) o.policy.init.kvHeads = o.policy.init.heads;
+  const { width, heads, kvHeads } = o.policy.init;
   if (width % heads !== 0 || (width / heads) % 2 !== 0)
     throw new OptionsError(`${path}.policy.init.width`, `a multiple of heads (${heads}) with an even head size`, width);
+  if (kvHeads !== undefined && heads % kvHeads !== 0) throw new OptionsError(`${path}.policy.init.kvHeads`, `a divisor of heads (${heads})`, kvHeads);
   // Checked here so a bad value fails at start; the actors resolve them again from these partial forms.
   validateEvaluatorOptions(o.evaluator, `${path}.evaluator`);
   validateLearnerOptions(o.learner, `${path}.learner`);

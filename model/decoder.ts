@@ -10,7 +10,7 @@ export interface DecoderConfig {
   layers: number;
   width: number;
   heads: number;
-  /** Key/value heads; fewer than `heads` gives grouped-query attention. Defaults to `heads`. */
+  /** Key/value heads; fewer than `heads` gives grouped-query attention. Defaults to `heads` (the default model's when heads is not given either). */
   kvHeads?: number;
   contextLength: number;
   vocab: number;
@@ -22,9 +22,15 @@ export interface DecoderConfig {
 
 export type ResolvedDecoderConfig = Required<DecoderConfig>;
 
-export const DEFAULT_DECODER_CONFIG: Omit<ResolvedDecoderConfig, 'kvHeads' | 'ffnHidden'> = {
-  layers: 4, width: 256, heads: 8, contextLength: 512, vocab: 512, normEps: 1e-5, ropeTheta: 10000,
-};
+/**
+ * The policy model's shape, the one default everywhere: what the warm start trains (model/checkpoints/base has it),
+ * and what the samplers and the learner initialise when they start without a checkpoint. The vocab comes from the
+ * tokenizer.
+ */
+export const DEFAULT_POLICY_MODEL = { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 2560 } as const;
+
+/** What a config leaves out is filled from: the policy model with the default tokenizer's vocab (bpe-2048). */
+export const DEFAULT_DECODER_CONFIG: Omit<ResolvedDecoderConfig, 'ffnHidden'> = { ...DEFAULT_POLICY_MODEL, vocab: 2048, normEps: 1e-5, ropeTheta: 10000 };
 
 const posInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
@@ -33,7 +39,8 @@ export function validateDecoderConfig(config: Partial<DecoderConfig> = {}): Reso
   for (const f of ['layers', 'width', 'heads', 'contextLength', 'vocab'] as const) {
     if (!posInt(c[f])) throw new ModelOptionError(`decoder.${f}`, 'a positive integer', c[f]);
   }
-  const kvHeads = c.kvHeads ?? c.heads;
+  // A config that names its heads but not its kv heads has one kv head per head.
+  const kvHeads = config.kvHeads ?? (config.heads === undefined ? DEFAULT_DECODER_CONFIG.kvHeads : c.heads);
   if (!posInt(kvHeads) || c.heads % kvHeads !== 0) throw new ModelOptionError('decoder.kvHeads', `a positive divisor of heads (${c.heads})`, kvHeads);
   if (c.width % c.heads !== 0 || (c.width / c.heads) % 2 !== 0) {
     throw new ModelOptionError('decoder.width', `a multiple of heads (${c.heads}) with an even head size`, c.width);

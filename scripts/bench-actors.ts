@@ -10,7 +10,10 @@ import { PolicyService } from '../actors/policy/policy-service.js';
 import { repoPath } from '../runtime/paths.js';
 import { SandboxPool } from '../sandbox/index.js';
 
-const SIZE = process.env.BENCH_MODEL === 'tiny' ? { layers: 1, width: 32, heads: 2, contextLength: 512, seed: 1 } : undefined;
+// The bench's own small models (docs/loop.md's figures are for these), not the policy default (DEFAULT_POLICY_MODEL).
+const SIZE = process.env.BENCH_MODEL === 'tiny'
+  ? { layers: 1, width: 32, heads: 2, contextLength: 512, seed: 1 }
+  : { layers: 2, width: 64, heads: 4, contextLength: 1024, seed: 0 };
 const JOBS = Number(process.env.BENCH_JOBS ?? 8);
 
 const cpuSec = (): number => {
@@ -28,7 +31,7 @@ async function main(): Promise<void> {
   const base = validateLoopOptions();
   const options: LoopOptions = validateLoopOptions({
     k: 4,
-    policy: { ...base.policy, checkpoint: null, weightSync: false, ...(SIZE ? { init: SIZE } : {}) },
+    policy: { ...base.policy, checkpoint: null, weightSync: false, init: SIZE },
     designer: { maxTokens: 128, validationSeeds: 4 },
     agent: { maxTokens: 16, maxTurns: 8 },
     ablations: { noCorpus: true },

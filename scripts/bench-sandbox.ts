@@ -2,21 +2,13 @@
 // alone on one thread, validation latency, and a baseline that spawns one Node child process per episode, for a
 // long-episode and a short-episode shipped environment. Rates are given per wall second and per CPU-second of the
 // process (the machine is shared, so wall rates understate). Ends with one JSON line.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { repoPath } from '../runtime/paths.js';
 import { Engine } from '../sandbox/engine.js';
 import { SandboxPool, codeHash, makeRandom, validateSandboxOptions } from '../sandbox/index.js';
-
-interface BenchEnv {
-  label: string;
-  path: string;
-  actions: string[];
-  code: string;
-  hash: string;
-}
+import {
+  kit, randomAction, rate, subprocessIpcRate, subprocessPerExecutionRate, subprocessRate, type BenchEnv, type Rate,
+} from './bench-sandbox-subprocess.js';
 
 function benchEnv(label: string, parts: string[], actions: string[]): BenchEnv {
   let path = repoPath(...parts);
@@ -27,8 +19,6 @@ function benchEnv(label: string, parts: string[], actions: string[]): BenchEnv {
 
 const LONG = benchEnv('long', ['envs', 'library', 'games', 'maze-walk.js'], ['north', 'east', 'south', 'west']);
 const SHORT = benchEnv('short', ['envs', 'library', 'reasoning', 'sum-to-target.js'], ['9', '9', '8', '7', '5']);
-const kitPath = repoPath('envs', 'kit.js');
-const kit = existsSync(kitPath) ? readFileSync(kitPath, 'utf8') : undefined;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 9);
 const SUBPROCESS_EPISODES = Number(process.env.BENCH_SUBPROCESS_EPISODES ?? 12);
 const EXEC_EPISODES = Number(process.env.BENCH_EXEC_EPISODES ?? 2);
@@ -38,33 +28,11 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const rel = (p: string): string => p.replace(repoPath(), '.');
 
-interface Rate {
-  stepsPerSec: number;
-  episodesPerSec: number;
-  stepsPerCpuSec: number;
-  episodesPerCpuSec: number;
-}
-
 /** CPU seconds used by this process, all threads. */
 const cpuSec = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-
-/** CPU seconds of waited-for child processes (Linux /proc, 1/100 s ticks). */
-function childCpuSec(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function rate(steps: number, episodes: number, wallMs: number, cpu: number): Rate {
-  const s = wallMs / 1000;
-  return { stepsPerSec: steps / s, episodesPerSec: episodes / s, stepsPerCpuSec: steps / cpu, episodesPerCpuSec: episodes / cpu };
-}
 
 /** Plays random-action episodes through the pool; `live` keeps instances under an episode id, else every step replays. */
 async function poolRate(pool: SandboxPool, env: BenchEnv, live: boolean, seconds: number): Promise<Rate> {
@@ -80,7 +48,7 @@ async function poolRate(pool: SandboxPool, env: BenchEnv, live: boolean, seconds
       await pool.reset({ codeHash: env.hash, seed, ...(episodeId ? { episodeId } : {}) });
       const actions: string[] = [];
       for (;;) {
-        actions.push(env.actions[Math.floor(random() * env.actions.length)]!);
+        actions.push(randomAction(env, random));
         const r = await pool.step({ codeHash: env.hash, seed, actions, ...(episodeId ? { episodeId } : {}) });
         steps++;
         if (r.done) break;
@@ -105,141 +73,13 @@ async function engineRate(engine: Engine, env: BenchEnv, seconds: number): Promi
     engine.reset(env.hash, env.code, seed, 'e');
     const actions: string[] = [];
     for (;;) {
-      actions.push(env.actions[Math.floor(random() * env.actions.length)]!);
+      actions.push(randomAction(env, random));
       steps++;
       if (engine.step(env.hash, undefined, seed, actions, 'e').done) break;
     }
     episodes++;
   }
   return rate(steps, episodes, performance.now() - t0, cpuSec() - c0);
-}
-
-const CHILD = `
-import { readFileSync } from 'node:fs';
-import vm from 'node:vm';
-const [envPath, kitPath, seed, actionsJson] = process.argv.slice(2);
-if (kitPath !== '-') vm.runInThisContext(readFileSync(kitPath, 'utf8'));
-const mod = await import(envPath);
-const env = new mod.default();
-let n = 0;
-env.reset(Number(seed));
-for (const a of JSON.parse(actionsJson)) { const r = env.step(a); n++; if (r.terminated || r.truncated) break; }
-process.stdout.write(String(n));
-`;
-
-const CHILD_IPC = `
-import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import vm from 'node:vm';
-const [envPath, kitPath, seed] = process.argv.slice(2);
-if (kitPath !== '-') vm.runInThisContext(readFileSync(kitPath, 'utf8'));
-const mod = await import(envPath);
-const env = new mod.default();
-process.stdout.write(JSON.stringify(env.reset(Number(seed))) + '\\n');
-for await (const line of createInterface({ input: process.stdin })) {
-  const r = env.step(JSON.parse(line));
-  process.stdout.write(JSON.stringify(r) + '\\n');
-  if (r.terminated || r.truncated) break;
-}
-process.exit(0);
-`;
-
-const CHILD_EXEC = `
-import { readFileSync } from 'node:fs';
-import vm from 'node:vm';
-const [envPath, kitPath, seed, actionsJson] = process.argv.slice(2);
-if (kitPath !== '-') vm.runInThisContext(readFileSync(kitPath, 'utf8'));
-const mod = await import(envPath);
-const env = new mod.default();
-let r = env.reset(Number(seed));
-for (const a of JSON.parse(actionsJson)) r = env.step(a);
-process.stdout.write(JSON.stringify(r));
-`;
-
-/** The baseline as the issue states it: one Node child process per execution (every reset and every step),
- *  each rebuilding the episode's state by replaying its actions — the stateless subprocess-sandbox design. */
-async function subprocessPerExecutionRate(env: BenchEnv, episodes: number): Promise<Rate> {
-  const dir = mkdtempSync(join(tmpdir(), 'spade-bench-'));
-  const script = join(dir, 'child-exec.mjs');
-  writeFileSync(script, CHILD_EXEC);
-  const random = makeRandom(11);
-  const run = (seed: number, actions: string[]) =>
-    new Promise<{ terminated?: boolean; truncated?: boolean }>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, env.path, kit ? kitPath : '-', String(seed), JSON.stringify(actions)]);
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('error', reject);
-      child.on('close', () => resolve(JSON.parse(out || '{}')));
-    });
-  let steps = 0;
-  const t0 = performance.now();
-  const c0 = childCpuSec();
-  for (let e = 0; e < episodes; e++) {
-    const actions: string[] = [];
-    await run(e + 1, actions);
-    for (;;) {
-      actions.push(env.actions[Math.floor(random() * env.actions.length)]!);
-      steps++;
-      const r = await run(e + 1, actions);
-      if (r.terminated || r.truncated || actions.length >= 64) break;
-    }
-  }
-  return rate(steps, episodes, performance.now() - t0, childCpuSec() - c0);
-}
-
-/** The subprocess design as an agent drives it: one Node process per episode, one stdio round trip per
- *  step (the action comes from outside between steps), the same shape of work as a pool step request. */
-async function subprocessIpcRate(env: BenchEnv, episodes: number): Promise<Rate> {
-  const dir = mkdtempSync(join(tmpdir(), 'spade-bench-'));
-  const script = join(dir, 'child-ipc.mjs');
-  writeFileSync(script, CHILD_IPC);
-  const random = makeRandom(11);
-  let steps = 0;
-  const t0 = performance.now();
-  const c0 = childCpuSec();
-  for (let e = 0; e < episodes; e++) {
-    steps += await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, env.path, kit ? kitPath : '-', String(e + 1)]);
-      let buf = '';
-      let n = -1;
-      child.stdout.on('data', (d: Buffer) => {
-        buf += d.toString();
-        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-          const r = JSON.parse(buf.slice(0, i)) as { terminated?: boolean; truncated?: boolean };
-          buf = buf.slice(i + 1);
-          n++;
-          if (r.terminated || r.truncated || n >= 64) child.stdin.end();
-          else child.stdin.write(`${JSON.stringify(env.actions[Math.floor(random() * env.actions.length)]!)}\n`);
-        }
-      });
-      child.on('error', reject);
-      child.on('close', () => resolve(n));
-    });
-  }
-  return rate(steps, episodes, performance.now() - t0, childCpuSec() - c0);
-}
-
-/** The common subprocess design: one fresh Node process per episode, running it in-process. */
-async function subprocessRate(env: BenchEnv, episodes: number): Promise<Rate> {
-  const dir = mkdtempSync(join(tmpdir(), 'spade-bench-'));
-  const script = join(dir, 'child.mjs');
-  writeFileSync(script, CHILD);
-  const random = makeRandom(11);
-  let steps = 0;
-  const t0 = performance.now();
-  const c0 = childCpuSec();
-  for (let e = 0; e < episodes; e++) {
-    const actions = Array.from({ length: 64 }, () => env.actions[Math.floor(random() * env.actions.length)]!);
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, env.path, kit ? kitPath : '-', String(e + 1), JSON.stringify(actions)]);
-      let s = '';
-      child.stdout.on('data', (d: Buffer) => (s += d.toString()));
-      child.on('error', reject);
-      child.on('close', () => resolve(s));
-    });
-    steps += Number(out);
-  }
-  return rate(steps, episodes, performance.now() - t0, childCpuSec() - c0);
 }
 
 const m = (runs: Rate[], k: keyof Rate): number => median(runs.map((r) => r[k]));
@@ -264,11 +104,11 @@ async function measure(pool: SandboxPool, engine: Engine, env: BenchEnv, replay:
   const alone: Rate[] = [];
   for (let i = 0; i < 3; i++) alone.push(await engineRate(engine, env, SECONDS / 3));
   show('engine alone:', alone);
-  const sub = await subprocessRate(env, SUBPROCESS_EPISODES);
+  const sub = await subprocessRate(env, SUBPROCESS_EPISODES, makeRandom(11));
   show('subprocess per episode:', [sub]);
-  const subIpc = await subprocessIpcRate(env, SUBPROCESS_EPISODES);
+  const subIpc = await subprocessIpcRate(env, SUBPROCESS_EPISODES, makeRandom(11));
   show('subprocess, per-step IPC:', [subIpc]);
-  const subExec = await subprocessPerExecutionRate(env, EXEC_EPISODES);
+  const subExec = await subprocessPerExecutionRate(env, EXEC_EPISODES, makeRandom(11));
   show('subprocess per execution:', [subExec]);
   const ratio = m(live, 'episodesPerSec') / sub.episodesPerSec;
   const ratioCpu = m(live, 'episodesPerCpuSec') / sub.episodesPerCpuSec;

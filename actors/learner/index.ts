@@ -9,5 +9,6 @@ export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type L
 export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine, type DropReason } from './accounting.js';
 export { busyFraction, stalenessQuantile, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
-export { createLearnerActor, learnerModelFrom } from './learner-actor.js';
+export { createLearnerActor } from './learner-actor.js';
+export { learnerModelFrom } from './learner-model.js';
 export { LearnerLock, LEARNER_LOCK_KEY } from './learner-lock.js';

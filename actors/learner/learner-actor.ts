@@ -1,29 +1,15 @@
 // The learner as a host actor: no handler; start() builds the Learner (resuming from <run.dir>/learner) and runs its
 // own consume loop on the learner's durable consumer, stop() drains it with a final checkpoint. A lock in KV keeps
 // one learner active per cluster (it owns the weights and the version); others stand by.
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { loadTokenizer } from '../../model/index.js';
+import { join, resolve } from 'node:path';
 import type { Actor } from '../../runtime/actor.js';
-import { repoPath } from '../../runtime/paths.js';
-import { loopOptionsOf, type LoopOptions } from '../loop-options.js';
+import { loopOptionsOf } from '../loop-options.js';
 import { LearnerLock } from './learner-lock.js';
 import { Learner } from './learner.js';
+import { learnerModelFrom } from './learner-model.js';
 import { pipelineWorkInFlight } from './work-in-flight.js';
 import { validateLearnerOptions, type LearnerOptions } from './options.js';
 import { BUCKETS } from '../../runtime/subjects.js';
-
-/**
- * The model source the policy service (samplers) uses, as learner options: the same base checkpoint when it
- * exists, else the same freshly initialised decoder, so published weights match what the samplers run.
- */
-export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOptions, 'initCheckpoint' | 'model' | 'tokenizer' | 'seed'> {
-  const dir = policy.checkpoint === null ? null : isAbsolute(policy.checkpoint) ? policy.checkpoint : repoPath(policy.checkpoint);
-  const { seed, ...shape } = policy.init;
-  const base = { tokenizer: policy.tokenizer, seed };
-  if (dir !== null && existsSync(dir)) return { ...base, initCheckpoint: dir };
-  return { ...base, model: { ...shape, vocab: loadTokenizer(policy.tokenizer).vocabSize } };
-}
 
 /**
  * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of

@@ -5,9 +5,11 @@ import {
   AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
+import type { LoopOptions } from '../loop-options.js';
+import { resolvePolicyModel } from '../policy/policy-model.js';
 import { LearnerStateError } from './errors.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
-import type { ResolvedLearnerOptions } from './options.js';
+import type { LearnerOptions, ResolvedLearnerOptions } from './options.js';
 import { PolicyTrainer } from './policy-trainer.js';
 import { LocalTrainer, ThreadTrainer, type TrainerHandle } from './trainer-thread.js';
 
@@ -18,6 +20,13 @@ export interface LoadedLearnerModel {
   state: LearnerState;
   /** 'resume' | 'init-checkpoint' | 'fresh'. */
   origin: 'resume' | 'init-checkpoint' | 'fresh';
+}
+
+/** The model the samplers run (resolvePolicyModel), as learner options, so published weights match it. */
+export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOptions, 'initCheckpoint' | 'model' | 'tokenizer' | 'seed'> {
+  const m = resolvePolicyModel(policy);
+  const base = { tokenizer: policy.tokenizer, seed: policy.init.seed };
+  return m.kind === 'checkpoint' ? { ...base, initCheckpoint: m.dir } : { ...base, model: m.config };
 }
 
 const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };

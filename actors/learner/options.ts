@@ -1,6 +1,6 @@
 // The learner's knobs: objective (clip ε, TIS cap, form), staleness bound η, minibatch and micro-batch sizes,
 // publish and checkpoint cadence, optimizer, and where the model comes from.
-import type { AdamWOptions, DecoderConfig } from '../../model/index.js';
+import { DEFAULT_POLICY_MODEL, type AdamWOptions, type DecoderConfig } from '../../model/index.js';
 import { resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
 import type { ObjectiveKind } from './objective.js';
@@ -70,7 +70,7 @@ export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoi
   Pick<LearnerOptions, 'initCheckpoint' | 'stateDir'> & { model: DecoderConfig; tokenizer: string };
 
 export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoint' | 'stateDir'> = {
-  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 512, vocab: 2048 },
+  model: { ...DEFAULT_POLICY_MODEL, vocab: 2048 },
   tokenizer: 'bpe-2048',
   seed: 0,
   eta: 2,

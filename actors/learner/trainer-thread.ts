@@ -2,13 +2,13 @@
 // false`) or one in a worker thread (the default), behind one interface. On its own thread the learner's
 // onnxruntime compute and optimizer step overlap the samplers, actors and NATS traffic of the same process, which
 // onnxruntime-node's synchronous `run` otherwise serialises on the main thread.
-import { Worker } from 'node:worker_threads';
 import type { AdamWState } from '../../model/index.js';
 import { LearnerError } from './errors.js';
 import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
 import type { Row } from './rows.js';
-import type { TrainerCall, TrainerReply, TrainerWorkerData } from './trainer-worker.js';
+import type { TrainerCalls, TrainerMeta, TrainerWorkerData } from './trainer-worker.js';
 import type { PlainError } from '../../runtime/plain-error.js';
+import { WorkerRpc, type RpcFailure } from '../../runtime/worker-rpc.js';
 
 export interface TrainerState {
   weights: Map<string, Float32Array>;
@@ -63,56 +63,34 @@ export class LocalTrainer implements TrainerHandle {
   }
 }
 
-interface Waiter {
-  op: TrainerCall['op'];
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
+function threadError(f: RpcFailure): TrainerThreadError {
+  const who = "the learner's trainer thread";
+  if (f.kind === 'start-failed') return new TrainerThreadError(`${who} could not start: ${f.remote.message}`, f.remote);
+  if (f.kind === 'not-ready') return new TrainerThreadError(`${who} sent ${JSON.stringify(f.message).slice(0, 200)} before it was ready`);
+  if (f.kind === 'crashed') return new TrainerThreadError(`${who} crashed${f.starting ? ' while starting' : ''}: ${f.cause.message}`, undefined, f.cause);
+  if (f.kind === 'exited') return new TrainerThreadError(`${who} exited (code ${f.code})${f.starting ? ' while starting' : f.closing ? ' after close' : ''}`);
+  return new TrainerThreadError(`the learner's trainer failed in '${f.op}': ${f.remote.message}`, f.remote);
 }
 
 /** A PolicyTrainer in a worker thread (trainer-worker.ts). Requests run there one at a time, in order. */
 export class ThreadTrainer implements TrainerHandle {
   readonly where = 'thread' as const;
-  private step_: number;
-  private nextId = 1;
-  private readonly waiters = new Map<number, Waiter>();
-  private dead: TrainerThreadError | null = null;
-  private closing = false;
+  private step_ = 0;
+  private rpc!: WorkerRpc<TrainerCalls, TrainerThreadError>;
 
-  private constructor(private readonly worker: Worker, step: number) {
-    this.step_ = step;
-    worker.on('message', (m: TrainerReply) => this.reply(m));
-    worker.on('error', (err) => this.die(new TrainerThreadError(`the learner's trainer thread crashed: ${err.message}`, undefined, err)));
-    worker.on('exit', (code) => this.die(new TrainerThreadError(`the learner's trainer thread exited (code ${code})${this.closing ? ' after close' : ''}`)));
-  }
+  private constructor() {}
 
   /** Starts the thread with the weights and optimizer state (copied over) and resolves once its session is built. */
-  static start(data: TrainerWorkerData): Promise<ThreadTrainer> {
-    const worker = new Worker(new URL('./trainer-worker.js', import.meta.url), { workerData: data });
-    return new Promise((resolve, reject) => {
-      // Only our own listeners come off: removeAllListeners() would also drop the hooks by which Worker keeps
-      // its message port referenced, and replies would stop arriving.
-      const off = (): void => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      const fail = (err: Error): void => {
-        off();
-        void worker.terminate();
-        reject(err);
-      };
-      const onMessage = (m: TrainerReply): void => {
-        off();
-        if ('op' in m && m.op === 'ready') resolve(new ThreadTrainer(worker, m.step));
-        else if ('op' in m && m.op === 'failed') fail(new TrainerThreadError(`the learner's trainer thread could not start: ${m.error.message}`, m.error));
-        else fail(new TrainerThreadError(`the learner's trainer thread sent ${JSON.stringify(m).slice(0, 200)} before it was ready`));
-      };
-      const onError = (err: Error): void => fail(new TrainerThreadError(`the learner's trainer thread crashed while starting: ${err.message}`, undefined, err));
-      const onExit = (code: number): void => fail(new TrainerThreadError(`the learner's trainer thread exited (code ${code}) while starting`));
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
+  static async start(data: TrainerWorkerData): Promise<ThreadTrainer> {
+    const t = new ThreadTrainer();
+    t.rpc = await WorkerRpc.start<TrainerCalls, TrainerThreadError>({
+      url: new URL('./trainer-worker.js', import.meta.url), workerData: data, error: threadError,
+      onReply: (step, ok) => {
+        if (ok) t.step_ = step as TrainerMeta;
+      },
     });
+    t.step_ = t.rpc.ready as TrainerMeta;
+    return t;
   }
 
   get step(): number {
@@ -120,50 +98,23 @@ export class ThreadTrainer implements TrainerHandle {
   }
 
   update(rows: readonly Row[]): Promise<UpdateStats> {
-    return this.call({ op: 'update', rows: rows as Row[] }) as Promise<UpdateStats>;
+    return this.rpc.request('update', rows as Row[]);
   }
 
   weights(): Promise<Map<string, Float32Array>> {
-    return this.call({ op: 'weights' }) as Promise<Map<string, Float32Array>>;
+    return this.rpc.request('weights', null);
   }
 
   state(): Promise<TrainerState> {
-    return this.call({ op: 'state' }) as Promise<TrainerState>;
+    return this.rpc.request('state', null);
   }
 
-  async close(): Promise<void> {
-    if (this.dead !== null || this.closing) return;
-    this.closing = true;
-    await this.call({ op: 'close' }).catch(() => undefined);
-    await this.worker.terminate();
+  close(): Promise<void> {
+    return this.rpc.close('close');
   }
 
   /** Ends the thread at once (tests: a trainer that dies mid-run). */
   kill(): Promise<number> {
-    return this.worker.terminate();
-  }
-
-  private call(req: TrainerCall): Promise<unknown> {
-    if (this.dead !== null) return Promise.reject(this.dead);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiters.set(id, { op: req.op, resolve, reject });
-      this.worker.postMessage({ ...req, id });
-    });
-  }
-
-  private reply(m: TrainerReply): void {
-    const w = this.waiters.get(m.id);
-    if (w === undefined || !('ok' in m)) return;
-    this.waiters.delete(m.id);
-    this.step_ = m.ok ? m.step : this.step_;
-    if (m.ok) w.resolve(m.value);
-    else w.reject(new TrainerThreadError(`the learner's trainer failed in '${w.op}': ${m.error.message}`, m.error));
-  }
-
-  private die(err: TrainerThreadError): void {
-    this.dead ??= err;
-    for (const w of this.waiters.values()) w.reject(this.dead);
-    this.waiters.clear();
+    return this.rpc.terminate();
   }
 }

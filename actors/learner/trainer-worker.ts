@@ -2,11 +2,11 @@
 // trainer on the host's main thread stalls every sampler, actor and NATS callback of the process for the length of
 // an update. Here the session, the weights and the optimizer live in a worker; the main thread sends rows and gets
 // statistics, weight copies and checkpoint state back (trainer-thread.ts is the other side).
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { AdamW, ModelSession, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
-import { PolicyTrainer, type PolicyTrainerOptions } from './policy-trainer.js';
+import { PolicyTrainer, type PolicyTrainerOptions, type UpdateStats } from './policy-trainer.js';
 import type { Row } from './rows.js';
-import { plainError, type PlainError } from '../../runtime/plain-error.js';
+import { serveRpc, Transfer } from '../../runtime/worker-rpc-serve.js';
 
 export interface TrainerWorkerData {
   config: ResolvedDecoderConfig;
@@ -17,17 +17,18 @@ export interface TrainerWorkerData {
   threads: number;
 }
 
-export type TrainerCall = { op: 'update'; rows: Row[] } | { op: 'weights' } | { op: 'state' } | { op: 'close' };
-export type TrainerRequest = TrainerCall & { id: number };
+export type TrainerCalls = {
+  update: { body: Row[]; value: UpdateStats };
+  weights: { body: null; value: Map<string, Float32Array> };
+  state: { body: null; value: { weights: Map<string, Float32Array>; optimizer: AdamWState } };
+  close: { body: null; value: null };
+};
 
-export type TrainerReply =
-  | { id: 0; op: 'ready'; step: number }
-  | { id: 0; op: 'failed'; error: PlainError }
-  | { id: number; ok: true; step: number; value: unknown }
-  | { id: number; ok: false; error: PlainError };
+/** Sent with ready and every reply: optimizer steps taken so far. */
+export type TrainerMeta = number;
 
 /** Fresh buffers (transferred, so the main thread gets them without a second copy). */
-function copyOut(weights: Map<string, Float32Array>): { value: Map<string, Float32Array>; transfer: ArrayBuffer[] } {
+function copyOut(weights: Map<string, Float32Array>): Transfer<Map<string, Float32Array>> {
   const value = new Map<string, Float32Array>();
   const transfer: ArrayBuffer[] = [];
   for (const [name, w] of weights) {
@@ -35,47 +36,35 @@ function copyOut(weights: Map<string, Float32Array>): { value: Map<string, Float
     value.set(name, c);
     transfer.push(c.buffer);
   }
-  return { value, transfer };
+  return new Transfer(value, transfer);
 }
 
-async function main(): Promise<void> {
-  const port = parentPort!;
-  const d = workerData as TrainerWorkerData;
-  let trainer: PolicyTrainer;
-  try {
+const d = workerData as TrainerWorkerData;
+
+await serveRpc<TrainerCalls, PolicyTrainer>({
+  async open() {
     const session = await ModelSession.create(d.config, { graphs: ['train', 'score'], intraOpNumThreads: d.threads, allowSpinning: false });
     const optimizer = new AdamW(d.adamw);
     if (d.optimizer) optimizer.loadState(d.optimizer);
-    trainer = new PolicyTrainer(session, d.params, optimizer, d.trainer);
-  } catch (err) {
-    port.postMessage({ id: 0, op: 'failed', error: plainError(err) } satisfies TrainerReply);
-    return;
-  }
-  port.postMessage({ id: 0, op: 'ready', step: trainer.optimizer.step } satisfies TrainerReply);
+    return new PolicyTrainer(session, d.params, optimizer, d.trainer);
+  },
+  ready: (trainer): TrainerMeta => trainer.optimizer.step,
   // One request at a time, in arrival order: an update must never interleave with a weights copy.
-  let chain = Promise.resolve();
-  port.on('message', (req: TrainerRequest) => {
-    chain = chain.then(async () => {
-      try {
-        let value: unknown = null;
-        let transfer: ArrayBuffer[] = [];
-        if (req.op === 'update') value = await trainer.update(req.rows);
-        else if (req.op === 'weights') ({ value, transfer } = copyOut(trainer.weights));
-        else if (req.op === 'state') {
-          const w = copyOut(trainer.weights);
-          const optimizer = trainer.optimizer.exportState(); // already a deep copy
-          value = { weights: w.value, optimizer };
-          transfer = [...w.transfer, ...[...optimizer.m.values(), ...optimizer.v.values()].map((a) => a.buffer as ArrayBuffer)];
-        } else if (req.op === 'close') {
-          await trainer.session.release();
-        }
-        port.postMessage({ id: req.id, ok: true, step: trainer.optimizer.step, value } satisfies TrainerReply, transfer);
-        if (req.op === 'close') port.close();
-      } catch (err) {
-        port.postMessage({ id: req.id, ok: false, error: plainError(err) } satisfies TrainerReply);
-      }
-    });
-  });
-}
-
-await main();
+  order: 'one-at-a-time',
+  calls: {
+    update: (trainer, rows) => trainer.update(rows),
+    weights: (trainer) => copyOut(trainer.weights),
+    state: (trainer) => {
+      const w = copyOut(trainer.weights);
+      const optimizer = trainer.optimizer.exportState(); // already a deep copy
+      const moments = [...optimizer.m.values(), ...optimizer.v.values()].map((a) => a.buffer as ArrayBuffer);
+      return new Transfer({ weights: w.value, optimizer }, [...w.transfer, ...moments]);
+    },
+    close: async (trainer) => {
+      await trainer.session.release();
+      return null;
+    },
+  },
+  meta: (trainer): TrainerMeta => trainer.optimizer.step,
+  closeOn: 'close',
+});

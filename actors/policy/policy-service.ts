@@ -1,19 +1,17 @@
 // The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
 // from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { loadCheckpoint } from '../../model/checkpoint.js';
 import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../model/decoder.js';
 import { Sampler } from '../../model/sampler.js';
 import { ThreadSampler, type SamplerHandle } from '../../model/sampler-thread.js';
 import { ModelSession, type Weights } from '../../model/session.js';
-import { loadTokenizer, type Tokenizer } from '../../model/tokenizer.js';
+import type { Tokenizer } from '../../model/tokenizer.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../model/weight-sync.js';
-import { repoPath } from '../../runtime/paths.js';
 import type { Sample } from '../messages.js';
 import { packFloats, packInts } from '../packed.js';
 import { PolicyError, PromptTooLongError } from '../loop-errors.js';
 import type { LoopOptions } from '../loop-options.js';
+import { resolvePolicyModel } from './policy-model.js';
 
 export interface PolicySampleOptions {
   maxTokens: number;
@@ -53,22 +51,20 @@ interface Loaded {
 }
 
 async function loadModel(p: LoopOptions['policy'], log: (line: string) => void): Promise<Loaded> {
-  const dir = p.checkpoint === null ? null : isAbsolute(p.checkpoint) ? p.checkpoint : repoPath(p.checkpoint);
-  if (dir !== null && existsSync(dir)) {
+  const m = resolvePolicyModel(p);
+  if (m.kind === 'checkpoint') {
     try {
-      const ck = await loadCheckpoint(dir, { optimizer: false });
+      const ck = await loadCheckpoint(m.dir, { optimizer: false });
       const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
-      return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: dir };
+      return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: m.dir };
     } catch (err) {
-      throw new PolicyError(`cannot load checkpoint ${dir}: ${(err as Error).message}`, { checkpoint: dir }, err);
+      throw new PolicyError(`cannot load checkpoint ${m.dir}: ${(err as Error).message}`, { checkpoint: m.dir }, err);
     }
   }
-  if (dir !== null && p.missingCheckpoint === 'fail') throw new PolicyError(`checkpoint ${dir} does not exist (loop.policy.missingCheckpoint is "fail")`, { checkpoint: dir });
-  const tokenizer = loadTokenizer(p.tokenizer);
-  const { seed, ...shape } = p.init;
-  const config = validateDecoderConfig({ ...shape, vocab: tokenizer.vocabSize });
-  if (dir !== null) log(`policy: no checkpoint at ${dir}; using a freshly initialised ${config.layers}x${config.width} model (seed ${seed})`);
-  return { config, weights: initParameters(config, seed), tokenizer, version: 0, source: `init:${seed}` };
+  if (m.missing !== null && p.missingCheckpoint === 'fail') throw new PolicyError(`checkpoint ${m.missing} does not exist (loop.policy.missingCheckpoint is "fail")`, { checkpoint: m.missing });
+  const config = validateDecoderConfig(m.config);
+  if (m.missing !== null) log(`policy: no checkpoint at ${m.missing}; using a freshly initialised ${config.layers}x${config.width} model (seed ${m.seed})`);
+  return { config, weights: initParameters(config, m.seed), tokenizer: m.tokenizer, version: 0, source: `init:${m.seed}` };
 }
 
 export class PolicyService implements Policy {

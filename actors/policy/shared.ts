@@ -1,16 +1,11 @@
 // One policy service per host process: the designer and agent actors lease the same instance, so their requests
 // share decode steps in one sampler; the last release closes it.
 import type { WeightSyncConnection } from '../../model/weight-sync.js';
+import { SharedInstance } from '../../runtime/lease.js';
 import type { LoopOptions } from '../loop-options.js';
 import { PolicyService } from './policy-service.js';
 
-interface Entry {
-  key: string;
-  service: Promise<PolicyService>;
-  leases: number;
-}
-
-let current: Entry | null = null;
+const shared = new SharedInstance<PolicyService>((service) => service.close());
 
 export interface PolicyLease {
   policy: PolicyService;
@@ -23,26 +18,10 @@ export interface PolicyLease {
  * options gets the running service (one model per process) and a log line saying so.
  */
 export async function leasePolicy(policy: LoopOptions['policy'], conn: WeightSyncConnection | null, log: (line: string) => void = () => undefined): Promise<PolicyLease> {
-  const key = JSON.stringify(policy);
-  if (!current) {
-    const entry: Entry = { key, leases: 0, service: PolicyService.open({ policy, conn, log }) };
-    current = entry;
-    entry.service.catch(() => {
-      if (current === entry) current = null;
-    });
-  } else if (current.key !== key) log('policy: another role asked for different loop.policy options; sharing the service already open in this process');
-  const entry = current;
-  const service = await entry.service;
-  entry.leases++;
-  let released = false;
-  return {
-    policy: service,
-    async release() {
-      if (released) return;
-      released = true;
-      if (--entry.leases > 0) return;
-      if (current === entry) current = null;
-      await service.close();
-    },
-  };
+  const lease = await shared.lease(
+    JSON.stringify(policy),
+    () => PolicyService.open({ policy, conn, log }),
+    () => log('policy: another role asked for different loop.policy options; sharing the service already open in this process'),
+  );
+  return { policy: lease.value, release: lease.release };
 }

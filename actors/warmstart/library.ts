@@ -3,24 +3,19 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { repoPath } from '../../runtime/paths.js';
-import { FIXED_EPOCH_MS, makeRandom } from '../../sandbox/index.js';
+import { FIXED_EPOCH_MS, makeRandom, type EnvSpec } from '../../sandbox/index.js';
 import { WarmStartDataError } from './errors.js';
-import { loadLibraryEnvs } from '../designer/library-envs.js';
+import { loadLibraryEnvs, type LibraryEnv as ShippedEnv } from '../designer/library-envs.js';
 
 export const LIBRARY_FAMILIES = ['reasoning', 'tools', 'games'] as const;
 export type LibraryFamily = (typeof LIBRARY_FAMILIES)[number];
 
-export interface LibrarySpec {
-  name: string;
-  description: string;
-  hint: string;
-  maxTurns: number;
-}
+/** The spec fields the warm start reads (the sandbox's EnvSpec less what only the sandbox's checks derive). */
+export type LibrarySpec = Omit<EnvSpec, 'hasOracle'>;
 
-export interface LibraryEnv {
-  name: string;
+/** A library module (as the designer's loader reads it) with its family checked and its spec read. */
+export interface LibraryEnv extends ShippedEnv {
   family: LibraryFamily;
-  code: string;
   spec: LibrarySpec;
 }
 

@@ -1,5 +1,6 @@
 // Options of the warm start: model shape, budget (steps and a wall-clock cap), batch size, learning rate, data mix,
 // seed and output, with defaults and validation whose messages name the field.
+import { DEFAULT_POLICY_MODEL } from '../../model/decoder.js';
 import { repoPath } from '../../runtime/paths.js';
 import type { DocumentSourceKind } from './documents.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
@@ -60,7 +61,7 @@ export interface WarmStartOptions {
 export type ResolvedWarmStartOptions = Required<Omit<WarmStartOptions, 'model'>> & { model: WarmStartModelOptions };
 
 export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
-  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 2560 },
+  model: { ...DEFAULT_POLICY_MODEL },
   steps: 800,
   minutes: 27,
   batchTokens: 2048,
