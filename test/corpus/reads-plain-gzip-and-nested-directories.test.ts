@@ -1,5 +1,5 @@
-// JSONL files are read plain or gzipped, directories are walked for *.jsonl(.gz) in name order, field names are
-// configurable, extra scalar fields survive as meta, and streaming yields what loading holds.
+// JSONL files are read plain or gzipped, directories are walked for *.jsonl(.gz) in name order, extra scalar
+// fields survive as meta, and streaming yields what loading holds.
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,29 +33,4 @@ t.test('plain, gzip and nested directories', async (t) => {
 
   const one = await openCorpus({ paths: [join(dir, 'sub', 'c.jsonl.gz'), join(dir, 'b.jsonl')] });
   t.same([...one].map((c) => c.docId), ['c1', 'b1', 'b2'], 'explicit files keep the given order');
-});
-
-t.test('custom id, text and weight field names', async (t) => {
-  const dir = tempDir(t);
-  const file = writeJsonl(join(dir, 'pages.jsonl'), [
-    { url: 'https://a', body: prose('a', 400), w: 2, text: 'ignored' },
-    { url: 'https://b', body: prose('b', 400) },
-  ]);
-  const corpus = await openCorpus({ paths: [file], idField: 'url', textField: 'body', weightField: 'w' });
-  const a = corpus.get('https://a')!;
-  t.equal(a.text, prose('a', 400));
-  t.equal(a.meta.text, 'ignored', 'a field named "text" is plain meta when textField is another one');
-  t.notOk('body' in a.meta);
-  t.notOk('url' in a.meta);
-});
-
-t.test('short documents are dropped and counted', async (t) => {
-  const dir = tempDir(t);
-  const file = writeJsonl(join(dir, 'x.jsonl'), [{ id: 'tiny', text: '  short  ' }, { id: 'long', text: prose('l', 250) }]);
-  const corpus = await openCorpus({ paths: [file], minChars: 200 });
-  t.equal(corpus.documentCount, 1);
-  t.equal(corpus.stats.short, 1);
-  t.equal(corpus.get('tiny'), undefined);
-  const all = await openCorpus({ paths: [file], minChars: 0 });
-  t.equal(all.get('tiny')!.text, 'short', 'texts are trimmed');
 });
