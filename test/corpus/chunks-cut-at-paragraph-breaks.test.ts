@@ -1,7 +1,6 @@
 // Long documents are cut at paragraph breaks when there are some, each chunk overlapping the previous one
 // and the chunks covering the whole text.
 import t from 'tap';
-import { join } from 'node:path';
 import { chunkText } from '../../corpus/index.js';
 import { prose } from './helpers.js';
 import { SPEC, checkCover } from './chunk-cover.js';

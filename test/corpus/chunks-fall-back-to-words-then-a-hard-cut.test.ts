@@ -1,7 +1,6 @@
 // Without sentence ends a text is cut between words, and without spaces by a hard cut that never splits a
 // surrogate pair.
 import t from 'tap';
-import { join } from 'node:path';
 import { chunkText } from '../../corpus/index.js';
 import { SPEC, checkCover } from './chunk-cover.js';
 

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { agentAdvantages } from '../../../actors/evaluator/score.js';
 import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
-import { episode, group } from './fixtures.js';
+import { group } from './fixtures.js';
 
 const o = validateEvaluatorOptions();
 

@@ -2,7 +2,7 @@
 // (which only ever come as diverse picks).
 import t from 'tap';
 import { retrieve } from '../../../actors/memory/retrieve.js';
-import { entry, entries } from './memory-entries.js';
+import { entries } from './memory-entries.js';
 
 t.test('edge cases: empty memory, k above the memory size, all-diverse, unevaluated only', async (t) => {
   t.same(retrieve([], { k: 4, frontierFraction: 0.5, frontierPool: 3, seed: 1 }), []);

@@ -2,7 +2,7 @@
 // (other families, other names), the same ones for the same seed.
 import t from 'tap';
 import { retrieve } from '../../../actors/memory/retrieve.js';
-import { entry, entries } from './memory-entries.js';
+import { entries } from './memory-entries.js';
 
 t.test('half frontier, half diverse, deterministic per seed', async (t) => {
   const picks = retrieve(entries, { k: 4, frontierFraction: 0.5, frontierPool: 1.5, seed: 11 });

@@ -7,7 +7,7 @@ import { CHECKPOINT_FILES, loadCheckpoint } from '../../../model/checkpoint.js';
 import { CheckpointConfigError, isCheckpointError } from '../../../model/errors.js';
 import { byteTokenizer } from '../../../model/tokenizer.js';
 import { caughtAsync } from '../tokenizer/helpers.js';
-import { model, saved } from './saved-checkpoint.js';
+import { saved } from './saved-checkpoint.js';
 
 t.test('config and tokenizer', async (t) => {
   const dir = await saved(t);
