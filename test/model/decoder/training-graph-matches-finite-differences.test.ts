@@ -3,6 +3,7 @@ import t from 'tap';
 import ort from 'onnxruntime-node';
 import { buildTrainingGraph, initParameters, parameterShapes, type DecoderConfig } from '../../../model/decoder.js';
 import { GraphRunner, emit } from '../../../model/graph/index.js';
+import { centralDifference } from '../graph/fd-check.js';
 
 const config: DecoderConfig = { layers: 2, width: 8, heads: 2, kvHeads: 1, contextLength: 8, vocab: 7, ffnHidden: 12 };
 
@@ -31,13 +32,7 @@ t.test('every parameter gradient of the tiny decoder matches finite differences'
     const g = analytic[`grad.${name}`]!.data as Float64Array;
     t.equal(g.length, w.length, `${name} gradient size`);
     for (let i = 0; i < w.length; i++) {
-      const keep = w[i]!;
-      w[i] = keep + eps;
-      const up = await objective();
-      w[i] = keep - eps;
-      const down = await objective();
-      w[i] = keep;
-      const err = Math.abs((up - down) / (2 * eps) - g[i]!);
+      const err = Math.abs((await centralDifference(w, i, eps, objective)) - g[i]!);
       if (err > worst) { worst = err; worstName = name; }
       maxGrad = Math.max(maxGrad, Math.abs(g[i]!));
       checked++;

@@ -1,5 +1,6 @@
 // Finite-difference gradient checking for graphs built in float64: analytic gradients from the walker
 // against central differences of <out, w> with a random upstream w.
+import { mulberry32 } from '../../helpers/random.js';
 import { Graph, GraphRunner, emit, gradients, type Dim, type Shape, type Tensor } from '../../../model/graph/index.js';
 
 export interface InputSpec {
@@ -13,23 +14,23 @@ export interface InputSpec {
   declared?: Dim[];
 }
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const size = (s: readonly number[]): number => s.reduce((p, q) => p * q, 1);
+
+/** (f(v[j] + eps) - f(v[j] - eps)) / 2 eps, with v[j] restored afterwards. */
+export async function centralDifference(v: Float64Array, j: number, eps: number, f: () => Promise<number>): Promise<number> {
+  const keep = v[j]!;
+  v[j] = keep + eps;
+  const up = await f();
+  v[j] = keep - eps;
+  const down = await f();
+  v[j] = keep;
+  return (up - down) / (2 * eps);
+}
 
 export interface FdResult { maxAbsErr: number; maxAbsGrad: number; checked: number }
 
 export async function fdCheck(specs: InputSpec[], build: (...xs: Tensor[]) => Tensor, seed = 1, eps = 1e-6): Promise<FdResult> {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const g = new Graph('float64');
   const xs = specs.map((s, i) => g.input(`x${i}`, s.dtype ?? 'float64', s.declared ?? s.shape));
   const out = build(...xs);
@@ -67,13 +68,7 @@ export async function fdCheck(specs: InputSpec[], build: (...xs: Tensor[]) => Te
     const v = values[i] as Float64Array;
     if (analytic.length !== v.length) throw new Error(`gradient of x${i} has ${analytic.length} elements, input has ${v.length}`);
     for (let j = 0; j < v.length; j++) {
-      const keep = v[j]!;
-      v[j] = keep + eps;
-      const lp = await loss();
-      v[j] = keep - eps;
-      const lm = await loss();
-      v[j] = keep;
-      const numeric = (lp - lm) / (2 * eps);
+      const numeric = await centralDifference(v, j, eps, loss);
       maxAbsErr = Math.max(maxAbsErr, Math.abs(numeric - analytic[j]!));
       maxAbsGrad = Math.max(maxAbsGrad, Math.abs(analytic[j]!));
       checked++;

@@ -1,7 +1,7 @@
 // The runner checks feeds against the compiled signature (names, dtypes, static dims) and accepts any size for
 // named dims; outputs may alias inputs or each other.
 import t from 'tap';
-import { Graph, GraphRunner, emit, validateRunnerOptions } from '../../../model/graph/index.js';
+import { Graph, GraphRunner, emit } from '../../../model/graph/index.js';
 
 t.test('feeds are checked by name, dtype and static dims; named dims take any size', async (t) => {
   const g = new Graph();
@@ -18,11 +18,4 @@ t.test('feeds are checked by name, dtype and static dims; named dims take any si
   await t.rejects(r.run({ x: { data: new Float32Array(4), dims: [2, 2] } }), { message: 'feed x has shape [2,2], expected [B,3]' });
   await t.rejects(r.run({ x: { data: new Float64Array(3), dims: [1, 3] } }), { message: 'feed x holds a Float64Array, expected Float32Array' });
   await r.release();
-});
-
-t.test('runner options are validated with the field named', async (t) => {
-  t.throws(() => validateRunnerOptions({ intraOpNumThreads: -1 }), { name: 'ModelOptionError', message: /options\.intraOpNumThreads must be an integer >= 0/ });
-  t.throws(() => validateRunnerOptions({ graphOptimizationLevel: 'max' as never }), { message: /options\.graphOptimizationLevel/ });
-  t.throws(() => validateRunnerOptions({ executionProviders: [] }), { message: /options\.executionProviders/ });
-  t.same(validateRunnerOptions({}).executionProviders, ['cpu']);
 });

@@ -1,14 +1,5 @@
 // Shared fixtures for tokenizer tests: a seeded PRNG and a small training text.
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../helpers/random.js';
 
 export const SAMPLE_DOCS = [
   'export const spec = { name: "sum-to-target", maxTurns: 8 };\nexport default class Env {\n  reset(seed) {\n    return { observation: "Target 23. Total 0." };\n  }\n}\n',

@@ -1,0 +1,16 @@
+// An environment whose hinted mean misses tau earns the designer infeasibleReward instead of its regret; tau is
+// configurable.
+import t from 'tap';
+import { scoreEpisodes } from '../../../actors/evaluator/score.js';
+import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
+import { group } from './fixtures.js';
+
+t.test('infeasible environments earn infeasibleReward, not their regret', async (t) => {
+  const g = group('e2', [0.4, 0.4], [0, 0]);
+  const s = scoreEpisodes(g.episodes, validateEvaluatorOptions({ infeasibleReward: -0.25 }));
+  t.equal(s.feasible, false);
+  t.equal(s.regret, 0.4);
+  t.equal(s.designerReward, -0.25);
+  t.equal(s.rewardKind, 'infeasible');
+  t.equal(scoreEpisodes(g.episodes, validateEvaluatorOptions({ tau: 0.4 })).designerReward, 0.4, 'tau is configurable');
+});
