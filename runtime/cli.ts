@@ -14,6 +14,7 @@ Commands:
   tail      print decoded messages on a subject pattern as they arrive
   status    members, consumer lag, redeliveries, dead letters, policy version
   env       check or play environment modules (spade env --help)
+  eval      play checkpoints on a suite of environments, with confidence intervals (spade eval --help)
 
 Run 'spade <command> --help' for a command's options.
 `;
@@ -32,11 +33,16 @@ async function envCommand(argv: string[]): Promise<number> {
   return mod.envCommand!(argv);
 }
 
+async function evalCommand(argv: string[]): Promise<number> {
+  return ((await import('../eval/cli-eval.js')) as { evalCommand: Command }).evalCommand(argv);
+}
+
 const COMMANDS: Record<string, Command> = {
   start: runStartCommand,
   tail: (a) => runTailCommand(a),
   status: (a) => runStatusCommand(a),
   env: envCommand,
+  eval: evalCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
