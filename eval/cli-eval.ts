@@ -69,6 +69,9 @@ export async function evalCommand(argv: string[], io: EvalCommandIo = { stdout: 
     },
   });
   io.stdout.write(json ? `${JSON.stringify(report)}\n` : formatReport(report));
-  for (const t of timing) io.stderr.write(`eval ${t.checkpoint}: ${t.turns} turns in ${t.seconds.toFixed(1)} s = ${(t.turns / t.seconds).toFixed(1)} turns/s\n`);
+  for (const t of timing) {
+    io.stderr.write(`eval ${t.checkpoint}: ${t.turns} turns in ${t.seconds.toFixed(1)} s = ${(t.turns / t.seconds).toFixed(1)} turns/s `
+      + `(${t.cpuSeconds.toFixed(1)} CPU s, ${(t.turns / t.cpuSeconds).toFixed(1)} turns per CPU s)\n`);
+  }
   return 0;
 }

@@ -39,8 +39,11 @@ export const DEFAULT_FIRST_SEED = 1001;
 
 export interface EvalRun {
   report: EvalReport;
-  /** Per checkpoint: turns played and seconds (turns/s is the figure to compare). */
-  timing: { checkpoint: string; turns: number; seconds: number }[];
+  /**
+   * Per checkpoint: turns played, wall seconds, and CPU seconds of the whole process (all threads) while playing; on
+   * shared cores turns per CPU second is the figure that compares runs made under different loads.
+   */
+  timing: { checkpoint: string; turns: number; seconds: number; cpuSeconds: number }[];
 }
 
 function positive(field: string, v: number | undefined, min = 1): void {
@@ -93,12 +96,13 @@ export async function runEval(o: EvalOptions): Promise<EvalRun> {
         throw new EvalCheckpointError(`checkpoint ${ck}: ${(err as Error).message}`, ck, err);
       }
       try {
+        const cpu0 = process.cpuUsage();
         const r = await playSuite(playable, { policy, sandbox, options: loop }, {
           seeds, hint, concurrency: o.concurrency ?? 2 * loop.policy.maxBatch, onProgress: (p) => o.onProgress?.(ck, p),
         });
         played.push(r);
-        timing.push({ checkpoint: ck, turns: r.turns, seconds: r.seconds });
-        log(`eval: ${ck}: ${r.turns} turns in ${r.seconds.toFixed(1)} s (${(r.turns / r.seconds).toFixed(1)} turns/s)`);
+        const cpu = process.cpuUsage(cpu0);
+        timing.push({ checkpoint: ck, turns: r.turns, seconds: r.seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 });
       } finally {
         await policy.close();
       }
