@@ -67,7 +67,9 @@ export async function runEval(o: EvalOptions): Promise<EvalRun> {
   const hint = o.hint ?? true;
   const suite = loadSuite(o.suite);
   const workers = Math.max(1, Math.min(4, availableParallelism() - 1));
-  const sandbox = new SandboxPool({ workers, ...o.sandbox });
+  // Longer call limits than the loop's 50 ms (as scripts/eval-agent.ts had): on loaded shared cores a slow call is the
+  // machine's, and an eval must not mark a module invalid or an episode faulted for it.
+  const sandbox = new SandboxPool({ workers, callTimeoutMs: 200, wallClockKillMs: 5000, ...o.sandbox });
   try {
     const reports = await Promise.all(suite.modules.map((m) => sandbox.validate(m.code, { seeds: loop.designer.validationSeeds })));
     const invalid: Record<string, string> = {};

@@ -22,8 +22,8 @@ t.test('one JSON line, every documented field', async (t) => {
   t.ok(isCi(c.ci95NoHint) && isCi(c.ci95Hint), 'intervals are [lo, hi]');
   t.same(Object.keys(c.families).sort(), ['games', 'reasoning'], 'families are the parent directories of the valid modules');
   for (const f of Object.values(c.families)) t.ok(f.environments === 1 && isCi(f.ci95NoHint) && isCi(f.ci95Hint));
-  t.same(Object.keys(c.envs).sort(), ['echo-word', 'faults-unseen'], 'environments by spec.name');
-  const e = c.envs['echo-word']!;
+  t.same(Object.keys(c.envs).sort(), ['faults-unseen', 'reverse-word'], 'environments by spec.name');
+  const e = c.envs['reverse-word']!;
   t.equal(e.episodes, 4, '2 seeds x (no hint, hint)');
   t.equal(e.faults, 0);
   t.ok(typeof e.returnNoHint === 'number' && typeof e.returnHint === 'number');
@@ -35,7 +35,7 @@ t.test('--hint off plays only the unhinted arm; the tables name the checkpoint a
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /checkpoint .*base/);
   t.match(r.stdout, /reasoning\s+1\s/);
-  t.match(r.stdout, /echo-word\s+reasoning\s+\d\.\d{3}\s+-\s+1\s+0/, 'hint column empty, 1 episode');
+  t.match(r.stdout, /reverse-word\s+reasoning\s+\d\.\d{3}\s+-\s+1\s+0/, 'hint column empty, 1 episode');
   t.match(r.stderr, /turns\/s/, 'turns/s printed');
 });
 

@@ -18,7 +18,7 @@ t.test('invalid: reported with its stage; faulting: zeros, counted', async (t) =
   const f = c.envs['faults-unseen']!;
   t.same({ episodes: f.episodes, faults: f.faults, returnNoHint: f.returnNoHint, returnHint: f.returnHint }, { episodes: 4, faults: 4, returnNoHint: 0, returnHint: 0 });
   t.equal(c.families.games!.meanReturnNoHint, 0, 'the faulting module counts as return 0');
-  const echo = c.envs['echo-word']!;
+  const echo = c.envs['reverse-word']!;
   t.ok(Math.abs(c.meanReturnNoHint! - (echo.returnNoHint + 0) / 2) < 1e-12, 'mean over the two valid modules');
 });
 
@@ -26,11 +26,11 @@ t.test('hostile modules: each one is invalid or played, the run completes', asyn
   const dir = await mkdtemp(join(tmpdir(), 'eval-hostile-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   for (const f of ['host-eval-indirect.js', 'loop-step.js', 'memory-repeat.js']) await cp(repoPath('test', 'fixtures', 'hostile', f), join(dir, 'hostile', f));
-  await cp(join(FIXTURE_SUITE, 'reasoning', 'echo-word.js'), join(dir, 'reasoning', 'echo-word.js'));
+  await cp(join(FIXTURE_SUITE, 'reasoning', 'reverse-word.js'), join(dir, 'reasoning', 'reverse-word.js'));
   const r = await evalJson([BASE, '--suite', dir, '--seeds', '1', '--hint', 'off']);
   const c = r.results[0]!;
   const played = Object.values(c.envs).filter((e) => e.family === 'hostile').length;
   t.equal(Object.keys(c.invalid).length + played, 3, `${JSON.stringify(c.invalid)}`);
   for (const why of Object.values(c.invalid)) t.match(why, /^[a-z-]+: /, 'stage: reason');
-  t.ok('echo-word' in c.envs);
+  t.ok('reverse-word' in c.envs);
 });

@@ -35,7 +35,7 @@ t.test('renamed state and changed constants: not a copy, similar, not novel', as
 });
 
 t.test('a module of another design is novel, against the library and against the library without itself', async (t) => {
-  const fixture = readFileSync(repoPath('test', 'fixtures', 'eval-suite', 'reasoning', 'echo-word.js'), 'utf8');
+  const fixture = readFileSync(repoPath('test', 'fixtures', 'eval-suite', 'reasoning', 'reverse-word.js'), 'utf8');
   const r = library.assess(fixture);
   t.equal(r.libraryCopyOf, null);
   t.ok(r.maxLibrarySimilarity < DEFAULT_NOVELTY_THRESHOLD, `similarity ${r.maxLibrarySimilarity}`);
@@ -46,7 +46,7 @@ t.test('a module of another design is novel, against the library and against the
 
 t.test('accepted environments count: the second of two identical new modules is not novel', async (t) => {
   const index = libraryNoveltyIndex();
-  const fixture = readFileSync(repoPath('test', 'fixtures', 'eval-suite', 'reasoning', 'echo-word.js'), 'utf8');
+  const fixture = readFileSync(repoPath('test', 'fixtures', 'eval-suite', 'reasoning', 'reverse-word.js'), 'utf8');
   t.equal(index.accept('first', fixture).novel, true);
   const second = index.accept('second', `${fixture}\n// again`);
   t.equal(second.novel, false);
