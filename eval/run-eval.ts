@@ -1,8 +1,9 @@
 // `spade eval` apart from its command line: validates every module of a suite once (the sandbox's pipeline, as the
 // loop validates a designer's module), then plays the valid ones with each checkpoint in turn on the same seeds, and
 // builds the report (report.ts). Invalid modules are listed, never played; faults are counted, never fatal.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../actors/loop-options.js';
 import { PolicyService } from '../actors/policy/policy-service.js';
 import { SandboxPool, type SandboxOptions } from '../sandbox/index.js';
@@ -60,6 +61,8 @@ export async function runEval(o: EvalOptions): Promise<EvalRun> {
     if (!(Number.isFinite(o.temperature) && o.temperature >= 0)) throw new EvalOptionsError('temperature', 'a number ≥ 0', o.temperature);
     loop.agent = { ...loop.agent, temperature: o.temperature };
   }
+  // Before the (slow) validation: a mistyped checkpoint should fail at once.
+  for (const ck of o.checkpoints) if (!existsSync(join(resolve(ck), 'config.json'))) throw new EvalCheckpointError(`checkpoint ${ck}: no config.json in ${resolve(ck)}`, ck);
   const log = o.log ?? (() => undefined);
   const seedCount = o.seeds ?? DEFAULT_EVAL_SEEDS;
   const first = o.firstSeed ?? DEFAULT_FIRST_SEED;

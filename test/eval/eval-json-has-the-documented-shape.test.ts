@@ -2,6 +2,8 @@
 // suite, seeds, temperature, per checkpoint the means and 95% intervals overall and per family (the directory name),
 // per environment (by spec.name) its returns, episodes and faults, and the invalid modules.
 import t from 'tap';
+import { isEvalCheckpointError } from '../../eval/errors.js';
+import { caughtAsync } from '../model/tokenizer/helpers.js';
 import { BASE, evalJson, FIXTURE_SUITE, runEvalCommand } from './run-eval-command.js';
 
 t.setTimeout(480_000); // three runs of the base checkpoint; on shared cores under load each can take a minute
@@ -39,11 +41,13 @@ t.test('--hint off plays only the unhinted arm; the tables name the checkpoint a
   t.match(r.stderr, /turns\/s/, 'turns/s printed');
 });
 
-t.test('usage errors exit 2 and name the argument', async (t) => {
+t.test('usage errors exit 2 and name the argument; a missing checkpoint is a typed error', async (t) => {
   for (const [argv, what] of [[['--suite', FIXTURE_SUITE], /CHECKPOINT/], [[BASE], /--suite/], [[BASE, '--suite', FIXTURE_SUITE, '--hint', 'x'], /--hint/],
     [[BASE, '--suite', FIXTURE_SUITE, '--seeds', '0'], /--seeds/]] as const) {
     const r = await runEvalCommand([...argv]);
     t.equal(r.code, 2);
     t.match(r.stderr, what);
   }
+  const missing = await caughtAsync(() => runEvalCommand([`${BASE}-missing`, '--suite', FIXTURE_SUITE]));
+  t.ok(isEvalCheckpointError(missing) && missing.checkpoint === `${BASE}-missing`, String(missing));
 });
