@@ -8,6 +8,8 @@ import { isEvalOptionsError } from '../../eval/errors.js';
 
 const close = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 
+const failsWith = (fn: () => unknown, ok: (e: unknown) => boolean): boolean => ok(caught(fn));
+
 t.test('means weigh every environment equally, whatever its seed count', async (t) => {
   t.equal(tableMean([[0, 1], [1, 1]]), 0.75);
   t.ok(close(tableMean([[1], [0, 0, 1]]), 2 / 3));
@@ -54,8 +56,8 @@ t.test('seeded: the same seed gives the same replicates, another seed others', a
 
 t.test('bad tables are typed errors naming the row; an empty table has no estimate', async (t) => {
   t.equal(estimate([]), null);
-  t.ok(((e: unknown) => isEvalOptionsError(e) && e.field === 'table[1]')(caught(() => estimate([[1], []]))));
-  t.ok(((e: unknown) => isEvalOptionsError(e) && e.field === 'table[0]')(caught(() => estimate([[Number.NaN]]))));
-  t.ok(((e: unknown) => isEvalOptionsError(e) && e.field === 'paired tables')(caught(() => pairedDifference([[1, 2]], [[1]]))));
-  t.ok(((e: unknown) => isEvalOptionsError(e) && e.field === 'bootstrap.resamples')(caught(() => estimate([[1]], { resamples: 0 }))));
+  t.ok(failsWith(() => estimate([[1], []]), (e) => isEvalOptionsError(e) && e.field === 'table[1]'));
+  t.ok(failsWith(() => estimate([[Number.NaN]]), (e) => isEvalOptionsError(e) && e.field === 'table[0]'));
+  t.ok(failsWith(() => pairedDifference([[1, 2]], [[1]]), (e) => isEvalOptionsError(e) && e.field === 'paired tables'));
+  t.ok(failsWith(() => estimate([[1]], { resamples: 0 }), (e) => isEvalOptionsError(e) && e.field === 'bootstrap.resamples'));
 });

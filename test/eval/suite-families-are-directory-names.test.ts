@@ -8,6 +8,8 @@ import { caught } from '../model/tokenizer/helpers.js';
 import { isSuiteError } from '../../eval/errors.js';
 import { loadSuite } from '../../eval/suite.js';
 
+const failsWith = (fn: () => unknown, ok: (e: unknown) => boolean): boolean => ok(caught(fn));
+
 t.test('families, order, kit skipped, bad directories', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'eval-suite-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -17,7 +19,7 @@ t.test('families, order, kit skipped, bad directories', async (t) => {
   const s = loadSuite(dir);
   t.same(s.modules.map((m) => [m.file, m.family]), [['games/b.js', 'games'], ['games/deep/a.js', 'deep'], ['tools/x.js', 'tools'], ['top.js', s.dir.split('/').pop()]]);
   t.equal(s.modules[0]!.code, '// games/b.js');
-  t.ok(((e: unknown) => isSuiteError(e) && e.dir === join(dir, 'missing'))(caught(() => loadSuite(join(dir, 'missing')))));
+  t.ok(failsWith(() => loadSuite(join(dir, 'missing')), (e) => isSuiteError(e) && e.dir === join(dir, 'missing')));
   await mkdir(join(dir, 'empty'));
-  t.ok(((e: unknown) => isSuiteError(e) && /no environment module/.test((e as Error).message))(caught(() => loadSuite(join(dir, 'empty')))));
+  t.ok(failsWith(() => loadSuite(join(dir, 'empty')), (e) => isSuiteError(e) && /no environment module/.test((e as Error).message)));
 });
