@@ -13,6 +13,10 @@ export const SPADE_APP: CliApp = {
       // Loaded on use: only `spade env` needs the sandbox's command module.
       run: async (argv) => (await import('../sandbox/cli-env.js')).envCommand(argv),
     },
+    eval: {
+      summary: 'play checkpoints on a suite of environments, with confidence intervals (spade eval --help)',
+      run: async (argv) => (await import('../eval/cli-eval.js')).evalCommand(argv),
+    },
   },
 };
 

@@ -1,5 +1,7 @@
 // Plays every library environment with a checkpoint as the agent (unseen seeds, with and without the hint) and prints
 // the mean return per environment and overall; ends with one JSON line of the figures.
+// Superseded by `spade eval CHECKPOINT --suite envs/library --seeds N` (docs/evaluation.md: any suite, intervals, paired
+// comparisons, faults reported); kept as the speed baseline it is compared with.
 // Usage: node dist/scripts/eval-agent.js [--checkpoint model/checkpoints/base --seeds 1001,1002 --temperature 1]
 import { parseArgs } from 'node:util';
 import { evaluateAgent } from '../actors/warmstart/index.js';
