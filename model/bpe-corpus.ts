@@ -8,10 +8,11 @@ import { PretokenCounter, trainBpe } from './bpe-train.js';
 import { ModelOptionError, TokenizerError } from './errors.js';
 import { FIRST_MERGE_ID, SPECIAL_TOKENS, type TokenizerJson } from './tokenizer.js';
 
-/** Default training inputs: the environment library and kit, the docs, the grounding corpus, and
- * (until the corpus is large) the project's own TypeScript, the biggest body of code-like text in the repo. */
+/** Default training inputs: the environment library and kit (not envs/heldout: the held-out suite stays out of
+ * everything that trains), the docs, the grounding corpus, and (until the corpus is large) the project's own
+ * TypeScript, the biggest body of code-like text in the repo. */
 export const DEFAULT_TOKENIZER_INPUTS = [
-  'envs/**/*.js', 'docs/**/*.md', 'corpus/**/*.{md,txt}', '{actors,runtime,sandbox,model,envs,scripts}/**/*.ts',
+  'envs/library/**/*.js', 'envs/kit.js', 'docs/**/*.md', 'corpus/**/*.{md,txt}', '{actors,runtime,sandbox,model,envs,scripts}/**/*.ts',
 ];
 
 /**

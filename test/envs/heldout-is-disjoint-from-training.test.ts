@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { loadLibraryEnvs } from '../../actors/designer/library-envs.js';
 import { DEFAULT_LOOP_OPTIONS } from '../../actors/loop-options.js';
 import { loadLibrary } from '../../actors/warmstart/library.js';
+import { DEFAULT_TOKENIZER_INPUTS, expandInputs } from '../../model/index.js';
 import { repoPath } from '../../runtime/paths.js';
 import { codeHash } from '../../sandbox/index.js';
 import { heldOutFiles, jaccard, normalisedHash, trigrams } from './heldout-suite.js';
@@ -58,4 +59,10 @@ t.test('no held-out module is a near copy of a training module', async (t) => {
     const best = grams.reduce((b, e) => { const j = jaccard(mine, e.g); return j > b.j ? { j, source: e.source } : b; }, { j: 0, source: '' });
     t.ok(best.j < NEAR_COPY, `${f.file}: highest trigram similarity ${best.j.toFixed(2)} (${best.source}) < ${NEAR_COPY}`);
   }
+});
+
+t.test('the tokenizer trainer does not read the held-out suite', async (t) => {
+  const inputs = expandInputs(DEFAULT_TOKENIZER_INPUTS, repoPath()).map((f) => f.replace(/\\/g, '/'));
+  t.ok(inputs.some((f) => `/${f}`.includes('/envs/library/')), 'the scan sees the library');
+  t.same(inputs.filter((f) => `/${f}`.includes('/envs/heldout/')), [], 'no held-out file is a tokenizer input');
 });
