@@ -1,8 +1,12 @@
 // A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), and helpers to build labeled batches.
 import { packFloats, packInts } from '../../../actors/packed.js';
 import { LabeledBatch, type Labeled } from '../../../actors/messages.js';
-import type { LearnerOptions } from '../../../actors/learner/index.js';
+import type { EventEmitter } from 'node:events';
+import type { Test } from 'tap';
+import { createLearnerActor, type LearnerActorHooks, type LearnerOptions } from '../../../actors/learner/index.js';
+import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
+import { ActorHost } from '../../../runtime/host.js';
 import { encode } from '../../../runtime/messages.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 import type { DecoderConfig } from '../../../model/index.js';
@@ -32,4 +36,43 @@ export function learnerOptions(extra: LearnerOptions = {}): LearnerOptions {
     model: TINY, tokenizer: 'bytes', minibatchTrajectories: 4, flushAfterMs: 200, threads: 1,
     adamw: { schedule: { peakLr: 1e-3, warmupSteps: 0, decaySteps: 10, minLr: 1e-3 } }, ...extra,
   };
+}
+
+/** Resolves once `cond()` holds, checked now and after every `event` of `emitter`: waiting without polling. */
+export function when(emitter: EventEmitter, event: string, cond: () => boolean | Promise<boolean>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let busy = false, again = false, done = false;
+    const check = async (): Promise<void> => {
+      if (busy) return void (again = true);
+      busy = true;
+      try {
+        do {
+          again = false;
+          if (!done && (await cond())) {
+            done = true;
+            emitter.off(event, check);
+            resolve();
+          }
+        } while (again && !done);
+      } catch (err) {
+        emitter.off(event, check);
+        reject(err);
+      } finally {
+        busy = false;
+      }
+    };
+    emitter.on(event, check);
+    void check();
+  });
+}
+
+/** The learner role under its own actor host on `conn` (iteration size mode unless `options` say otherwise). */
+export async function hostedLearner(t: Test, conn: Connection, config: ClusterConfig, options: LearnerOptions, hooks: LearnerActorHooks = {}, hostId = 'l') {
+  const actor = createLearnerActor({ iterationBatches: 0, ...options }, hooks);
+  const host = new ActorHost({ conn, config, hostId, log: () => undefined });
+  await host.start([() => actor], ['learner']);
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => (stopping ??= host.stop());
+  t.teardown(stop);
+  return { actor, host, stop, learner: () => actor.learner()! };
 }
