@@ -7,6 +7,9 @@ import type { ClusterConfig, RoleConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import type { ConsumerDecl } from './topology.js';
 import type { MessageType } from './messages.js';
+import type { ActorSubscription } from './subscriptions.js';
+
+export type { ActorSubscription, Delivered } from './subscriptions.js';
 
 /** A message the host publishes (durably, with Nats-Msg-Id) before it acks the input. */
 export interface ActorOutput {
@@ -61,7 +64,13 @@ export interface ActorEnv {
    * Starts pulling a work-queue input now, through handle() and the role's concurrency, for actors that may only
    * consume once ready (the learner once it holds its lock). `input` and `extraInputs` are pulled after start().
    */
-  pull(input: ActorInput<any>): Promise<void>;
+  pull(input: ActorInput<any>): Promise<Pulling>;
+}
+
+/** An input pulled on request (ActorEnv.pull). */
+export interface Pulling {
+  /** Stops pulling it (e.g. the learner crashed for good); what was delivered and not handled comes back after ack_wait. */
+  close(): Promise<void>;
 }
 
 export interface ActorInput<In> {
@@ -73,7 +82,7 @@ export interface ActorInput<In> {
    * On drain, keep pulling (at most this long) until the consumer has nothing undelivered and every delivered
    * message reached handle(): a bounded run takes in what the server already holds for it (default 0: stop at once).
    */
-  takeDeliveredOnDrainMs?: number;
+  takeDeliveredOnDrainMs?: number | (() => number);
 }
 
 export interface Actor<In = any> {
@@ -83,6 +92,8 @@ export interface Actor<In = any> {
   /** Further inputs on other streams, handled by the same handler and concurrency limit. */
   extraInputs?: ActorInput<any>[];
   handle?(input: In, ctx: HandlerContext): Promise<ActorOutput[]>;
+  /** Streams, KV keys and core subjects the host follows for the actor, from after start() until it drains. */
+  subscriptions?: ActorSubscription[];
   start?(env: ActorEnv): Promise<void>;
   /** Stop accepting work and finish in-flight work (bounded by the drain timeout). */
   stop?(): Promise<void>;

@@ -3,7 +3,7 @@
 // backoff up to max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
 import { setMaxListeners } from 'node:events';
 import type { JsMsg } from '@nats-io/jetstream';
-import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext } from './actor.js';
+import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { publishDeadLetter } from './dead-letter.js';
@@ -13,6 +13,7 @@ import { Held, type Settled } from './held-message.js';
 import { Membership } from './membership.js';
 import { decode, encode } from './messages.js';
 import { Semaphore } from './semaphore.js';
+import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
 import { durableName } from './subjects.js';
 
 export interface HostStats {
@@ -36,6 +37,8 @@ interface Pull {
   held: Set<Held>;
   /** Handler failures (a failure while draining ends takeDelivered: the actor cannot take more). */
   failures: number;
+  /** Closed by the actor (Pulling.close()): not re-subscribed. */
+  closed: boolean;
 }
 
 interface Running {
@@ -46,6 +49,7 @@ interface Running {
   inflight: Map<JsMsg, InFlight>;
   sweeper?: NodeJS.Timeout;
   abandoned: WeakSet<JsMsg>;
+  subscriptions?: OpenSubscriptions;
 }
 
 export interface ActorHostOptions {
@@ -91,7 +95,7 @@ export class ActorHost {
         requestShutdown: (reason) => this.opts.onShutdownRequest?.(`${role}: ${reason}`),
         pull: async (input) => {
           if (!running) throw new HostError(`roles.${role}: pull() called before the actor was created`, { role });
-          await this.openInput(running, input);
+          return this.openInput(running, input);
         },
       };
       const actor = await factory(env);
@@ -99,6 +103,7 @@ export class ActorHost {
       this.running.push(r);
       await actor.start?.(env);
       for (const input of [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])]) await this.openInput(r, input);
+      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(conn, actor.subscriptions, env.log);
     }
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
@@ -108,16 +113,23 @@ export class ActorHost {
     await this.membership.start();
   }
 
-  private async openInput(r: Running, input: ActorInput<unknown>): Promise<void> {
+  private async openInput(r: Running, input: ActorInput<unknown>): Promise<Pulling> {
     if (!r.actor.handle) throw new HostError(`roles.${r.env.role}: an actor with inputs needs a handle()`, { role: r.env.role });
-    if (this.draining) return;
-    const pull: Pull = { input, messages: await this.consume(r, input), loop: Promise.resolve(), held: new Set(), failures: 0 };
+    const closed: Pulling = { close: async () => undefined };
+    if (this.draining) return closed;
+    const pull: Pull = { input, messages: await this.consume(r, input), loop: Promise.resolve(), held: new Set(), failures: 0, closed: false };
     pull.loop = this.keepPulling(r, pull);
     r.pulls.push(pull);
     // One timer per actor, not two per message: in-progress acks for long work and held messages, and task timeouts.
     const { ackWaitMs } = this.opts.config.delivery;
     r.sweeper ??= setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(ackWaitMs / 3))));
     r.sweeper.unref();
+    return {
+      close: async () => {
+        pull.closed = true;
+        await pull.messages.close();
+      },
+    };
   }
 
   private consume(r: Running, input: ActorInput<unknown>): Promise<Follow<JsMsg>> {
@@ -141,12 +153,12 @@ export class ActorHost {
       try {
         await this.pull(r, pull);
       } catch (err) {
-        if (this.draining) return;
+        if (this.draining || pull.closed) return;
         say(`pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing every second`);
       }
-      if (this.draining) return;
+      if (this.draining || pull.closed) return;
       await new Promise((res) => setTimeout(res, 1_000));
-      if (this.draining) return;
+      if (this.draining || pull.closed) return;
       try {
         pull.messages = await this.consume(r, input);
         if (last) say(`re-subscribed to ${input.consumer.stream}`);
@@ -280,7 +292,8 @@ export class ActorHost {
 
   /** On drain, until the consumer delivered everything and the actor holds every delivered message (bounded). */
   private async takeDelivered(pull: Pull): Promise<void> {
-    const ms = pull.input.takeDeliveredOnDrainMs ?? 0;
+    const take = pull.input.takeDeliveredOnDrainMs ?? 0;
+    const ms = pull.closed ? 0 : typeof take === 'function' ? take() : take;
     const { stream, role } = pull.input.consumer;
     const end = Date.now() + ms;
     const failures = pull.failures;
@@ -314,6 +327,7 @@ export class ActorHost {
         }
     }
     for (const r of this.running) if (!timedOut) for (const p of r.pulls) await p.loop.catch(() => undefined);
+    for (const r of this.running) await r.subscriptions?.close();
     // Held messages stay alive while the actors stop (a learner's last checkpoint acks them), the rest go back.
     for (const r of this.running) await r.actor.stop?.().catch((err: Error) => this.log(`[${r.env.role}] stop failed: ${err.message}`));
     for (const r of this.running) for (const p of r.pulls) for (const h of [...p.held]) h.drain();

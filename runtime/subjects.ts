@@ -62,3 +62,11 @@ export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;
 export function durableName(role: string): string {
   return `spade-${role}`;
 }
+
+/** Wildcards over the subject families above (for followers and `spade tail`, never for publishing). */
+export const WILDCARDS = {
+  /** Every environment event: proposed, accepted, rejected. */
+  envAll: 'spade.env.>',
+  /** Every role's metrics. */
+  metricsAll: 'spade.metrics.>',
+} as const;

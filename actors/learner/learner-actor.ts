@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadTokenizer } from '../../model/index.js';
-import type { Actor } from '../../runtime/actor.js';
+import type { Actor, Pulling } from '../../runtime/actor.js';
 import { repoPath } from '../../runtime/paths.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { loopOptionsOf, type LoopOptions } from '../loop-options.js';
@@ -55,6 +55,8 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
   let standby: Promise<void> | null = null;
   /** A learner being restarted after a failed update (stop() waits for it, then stops it). */
   let restarting: Promise<void> | null = null;
+  let restartPending = false;
+  let pulling: Pulling | null = null;
   const ac = new AbortController();
   const events = new EventEmitter();
   return {
@@ -86,7 +88,11 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
           onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn),
         }, o);
         learner = l;
+        restartPending = false;
         l.on('update', (r: UpdateReport) => events.emit('update', r, l));
+        // Crashed for good (a lost lock, a test, no restarts left): stop pulling, so the held and undelivered
+        // batches go to the next lock holder instead of spending their deliveries here.
+        l.on('crashed', () => void (restartPending ? undefined : pulling?.close()));
         events.emit('learner', l);
         return l;
       };
@@ -100,16 +106,19 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
           return;
         }
         restarts++;
+        restartPending = true;
         env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${restarts} of ${maxRestarts})`);
         current = create();
         restarting = current.then(() => undefined, (e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
       };
-      const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs: trainOnStop ? 5_000 : 0 };
+      // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).
+      const takeDeliveredOnDrainMs = (): number => (trainOnStop && learner !== null && !learner.stopped ? 5_000 : 0);
+      const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs };
       const launch = async (l: LearnerLock): Promise<void> => {
         lock = l;
         current = create();
         await current;
-        await env.pull(input);
+        pulling = await env.pull(input);
       };
       // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
       const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);

@@ -39,7 +39,7 @@ export interface LearnerDeps {
 
 type Event = LearnerEvent<HeldMessage> extends infer E ? (E extends unknown ? Omit<E, 'now'> : never) : never;
 
-/** Emits 'received' (buffered count) after each batch, 'update' (UpdateReport) after each update, 'stopped'. */
+/** Emits 'received' (buffered count) after each batch, 'update' (UpdateReport) after each update, 'stopped', 'crashed'. */
 export class Learner extends EventEmitter {
   private readonly state: LearnerLogicState<HeldMessage>;
   private readonly logic: LearnerLogicOptions;
@@ -186,6 +186,7 @@ export class Learner extends EventEmitter {
         await this.close();
         this.finish();
         if (f.error) this.deps.onFailure?.(f.error);
+        this.emit('crashed');
         return;
     }
   }

@@ -3,7 +3,7 @@ import { packFloats, packInts } from '../../../actors/packed.js';
 import { LabeledBatch, type Labeled } from '../../../actors/messages.js';
 import type { EventEmitter } from 'node:events';
 import type { Test } from 'tap';
-import { createLearnerActor, type LearnerActorHooks, type LearnerOptions } from '../../../actors/learner/index.js';
+import { createLearnerActor, type LearnerActorHooks, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
 import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
@@ -76,3 +76,22 @@ export async function hostedLearner(t: Test, conn: Connection, config: ClusterCo
   t.teardown(stop);
   return { actor, host, stop, learner: () => actor.learner()! };
 }
+
+/** Counters of a fresh learner at version `version`, for tests of the pure learner logic. */
+export function freshStats(version = 0): LearnerStats {
+  return {
+    version, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0, origin: 'fresh', droppedStale: 0, droppedInvalid: 0, skipped: 0,
+    duplicates: 0, trainedTokens: 0, computeMs: 0, startedAt: 0, stalenessMax: 0, stalenessHistogram: [], published: [],
+  };
+}
+
+/** Options of the pure learner logic over the tiny model. */
+export function logicOptions(extra: Partial<LearnerLogicOptions> = {}): LearnerLogicOptions {
+  return {
+    model: TINY as { contextLength: number; vocab: number }, minibatchTrajectories: 2, minibatchTokens: 1e9, flushAfterMs: 150, iterationBatches: 0,
+    eta: 2, skipZeroAdvantage: true, publishEvery: 1, checkpointEvery: 1, trainOnStop: true, countsWorkInFlight: false, ...extra,
+  };
+}
+
+/** The report of an update the logic is told about (what a trainer would return). */
+export const TRAINED: UpdateStats = { rows: 2, tokens: 4, processedTokens: 10, loss: 0.5, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 1, lr: 1e-3, optimizerStep: 1, computeMs: 3 };
