@@ -6,10 +6,11 @@ import type { JsMsg } from '@nats-io/jetstream';
 import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
-import { publishDeadLetter } from './dead-letter.js';
+import { deadLetterAndAck } from './dead-letter.js';
 import { HostError, isMessageError, isPermanentError } from './errors.js';
 import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
+import { sayOnce, takeDelivered, type Pull } from './pull.js';
 import { Membership } from './membership.js';
 import { decode, encode } from './messages.js';
 import { Semaphore } from './semaphore.js';
@@ -27,18 +28,6 @@ interface InFlight {
   ac: AbortController;
   startedAt: number;
   lastWorking: number;
-}
-
-interface Pull {
-  input: ActorInput<unknown>;
-  messages: Follow<JsMsg>;
-  loop: Promise<void>;
-  /** Messages handled and held by the actor (HandlerContext.hold()), not settled yet. */
-  held: Set<Held>;
-  /** Handler failures (a failure while draining ends takeDelivered: the actor cannot take more). */
-  failures: number;
-  /** Closed by the actor (Pulling.close()): not re-subscribed. */
-  closed: boolean;
 }
 
 interface Running {
@@ -141,14 +130,7 @@ export class ActorHost {
   private async keepPulling(r: Running, pull: Pull): Promise<void> {
     const { input } = pull;
     // Retries every second, but says so once per distinct failure (and once a minute), not once a second.
-    let last = '';
-    let lastAt = 0;
-    const say = (line: string) => {
-      if (line === last && Date.now() - lastAt < 60_000) return;
-      last = line;
-      lastAt = Date.now();
-      this.log(`[${r.env.role}] ${line}`);
-    };
+    const say = sayOnce((line) => this.log(`[${r.env.role}] ${line}`));
     for (;;) {
       try {
         await this.pull(r, pull);
@@ -161,7 +143,7 @@ export class ActorHost {
       if (this.draining || pull.closed) return;
       try {
         pull.messages = await this.consume(r, input);
-        if (last) say(`re-subscribed to ${input.consumer.stream}`);
+        if (say.said()) say(`re-subscribed to ${input.consumer.stream}`);
       } catch (err) {
         say(`cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
       }
@@ -277,38 +259,18 @@ export class ActorHost {
   }
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
-    try {
-      await publishDeadLetter(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code });
-      // Acked, not term'ed: the dead-letter record now holds the bytes, and a work queue drops acked messages.
-      msg.ack();
+    const where = `${msg.subject}#${msg.info.streamSequence}`;
+    if (await deadLetterAndAck(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code })) {
       this.stats.deadLettered++;
-      this.log(`[${r.env.role}] dead-lettered ${msg.subject}#${msg.info.streamSequence}: ${reason}`);
-    } catch (err) {
-      // Could not record it: leave it to be redelivered rather than lose it.
-      msg.nak(1_000);
-      this.log(`[${r.env.role}] cannot dead-letter ${msg.subject}#${msg.info.streamSequence} (${(err as Error).message}); will retry`);
-    }
-  }
-
-  /** On drain, until the consumer delivered everything and the actor holds every delivered message (bounded). */
-  private async takeDelivered(pull: Pull): Promise<void> {
-    const take = pull.input.takeDeliveredOnDrainMs ?? 0;
-    const ms = pull.closed ? 0 : typeof take === 'function' ? take() : take;
-    const { stream, role } = pull.input.consumer;
-    const end = Date.now() + ms;
-    const failures = pull.failures;
-    while (Date.now() < end && pull.failures === failures) {
-      const info = await this.opts.conn.jsm.consumers.info(stream, durableName(role)).catch(() => null);
-      if (info === null || (info.num_pending === 0 && info.num_ack_pending <= pull.held.size)) return;
-      await new Promise((res) => setTimeout(res, 25));
-    }
+      this.log(`[${r.env.role}] dead-lettered ${where}: ${reason}`);
+    } else this.log(`[${r.env.role}] cannot dead-letter ${where}; will retry`);
   }
 
   /** Graceful drain: stop pulling, let in-flight work finish up to the drain timeout, nak the rest; held messages are nak'ed after the actors stopped. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => this.takeDelivered(p))));
+    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(this.opts.conn, p))));
     this.draining = true;
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
     const deadline = this.opts.config.host.drainTimeoutMs;
