@@ -66,8 +66,16 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
     async handle(batch: BatchIn, ctx) {
       const held = ctx.hold();
       const l = await current;
-      if (l === null || l.stopped) throw new LearnerStateError('no running learner on this host; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
-      await l.receive(batch, held);
+      if (l === null) throw new LearnerStateError('no running learner on this host; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
+      // A learner that crashed for good takes nothing more, as a crashed process would not: the batch comes back after
+      // ack_wait (to the next lock holder) without a failed delivery that would bring it closer to the dead letters.
+      if (l.stopped && !restartPending) {
+        held.abandon();
+        return [];
+      }
+      const target = l.stopped ? await current : l; // a restart replaced it meanwhile
+      if (target === null || target.stopped) throw new LearnerStateError('the learner is restarting; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
+      await target.receive(batch, held);
       return [];
     },
     async start(env) {
