@@ -13,7 +13,10 @@ const PER_BATCH = 2;
 
 t.test('crash after an unsaved update, resume, every trajectory applied exactly once', async (t) => {
   const server = await natsServer(t);
-  const config = await testConfig([server.url]);
+  // A crash costs deliveries: held messages come back after ack_wait, and the crashed host's last pull request may
+  // take one or two of them before the new host pulls. The host dead-letters past delivery.maxDeliver (the old
+  // learner trained up to the server's max_deliver, one more), so this test gives the takeover that margin.
+  const config = await testConfig([server.url], ['delivery.maxDeliver=5']);
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
   const all: string[] = [];
@@ -51,7 +54,11 @@ t.test('crash after an unsaved update, resume, every trajectory applied exactly 
   t.equal(b.stats.origin, 'resume');
   t.equal(b.stats.updates, 2, 'resumed from the checkpoint of update 2');
   t.equal(b.version, 4, 'republished past the rolled-back version 3');
-  await when(b, 'update', () => b.stats.applied >= BATCHES * PER_BATCH);
+  const dlq = async () => (await conn.jsm.streams.info(STREAMS.deadLetters)).state.messages;
+  await when(b, 'update', async () => {
+    if ((await dlq()) > 0) throw new Error(`${await dlq()} message(s) dead-lettered during the takeover`);
+    return b.stats.applied >= BATCHES * PER_BATCH;
+  });
   await hostB.stop();
 
   const lines = await readAccounting(stateDir);
