@@ -2,8 +2,8 @@
 // it over only when strictly newer than the last one applied. Versions that arrive during a download coalesce to
 // the newest; a failed download is reported and never stops the watcher.
 import type { KvWatchEntry, KV } from '@nats-io/kv';
-import type { QueuedIterator } from '@nats-io/nats-core';
 import type { ObjectStore } from '@nats-io/obj';
+import { followKv, type Follow } from '../runtime/follow.js';
 import { PolicyVersion } from '../runtime/message-types.js';
 import { decode } from '../runtime/messages.js';
 import type { ShapeTable } from './checkpoint.js';
@@ -71,7 +71,7 @@ export class WeightWatcher {
   /** A wanted record that failed for good: not retried until a newer one arrives. */
   private failed: PolicyRecord | null = null;
   private stores: { kv: KV; os: ObjectStore } | null = null;
-  private iter: QueuedIterator<KvWatchEntry> | null = null;
+  private iter: Follow<KvWatchEntry> | null = null;
   private watching: Promise<void> | null = null;
   private applying: Promise<void> | null = null;
   private stopped = false;
@@ -100,7 +100,7 @@ export class WeightWatcher {
     if (this.stores) return;
     const stores = await openWeightStores(this.conn);
     try {
-      this.iter = await stores.kv.watch({ key: POLICY_KEY });
+      this.iter = await followKv(stores.kv, POLICY_KEY);
     } catch (err) {
       throw new WeightTransportError(`cannot watch ${POLICY_KEY}: ${(err as Error).message}`, {}, err);
     }
@@ -119,13 +119,13 @@ export class WeightWatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.iter?.stop();
+    void this.iter?.close();
     this.wake?.();
     await Promise.all([this.watching, this.applying]);
     for (const w of this.waiters.splice(0)) w.reject(new WatcherStoppedError(w.version, this.applied));
   }
 
-  private async watch(iter: QueuedIterator<KvWatchEntry>): Promise<void> {
+  private async watch(iter: Follow<KvWatchEntry>): Promise<void> {
     // The KV watcher is an ordered consumer: it survives reconnects by itself and ends on stop() or a closed connection.
     try {
       for await (const e of iter) {

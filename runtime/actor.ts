@@ -1,10 +1,15 @@
 // What an actor is, independent of the host that drives it: a role, an optional work-queue input
 // with its message type, a handler that turns one input into outputs, and optional start/stop hooks
-// for roles that serve request/reply or run their own loops.
+// for roles that serve request/reply or run their own loops. A handler may hold its message past its
+// return (a deferred ack, settled by a later effect of the actor's logic); the host keeps held messages
+// alive, redelivers and dead-letters, and drains, so no actor runs a consume loop of its own.
 import type { ClusterConfig, RoleConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import type { ConsumerDecl } from './topology.js';
 import type { MessageType } from './messages.js';
+import type { ActorSubscription } from './subscriptions.js';
+
+export type { ActorSubscription, Delivered } from './subscriptions.js';
 
 /** A message the host publishes (durably, with Nats-Msg-Id) before it acks the input. */
 export interface ActorOutput {
@@ -28,6 +33,22 @@ export interface HandlerContext {
   signal: AbortSignal;
   /** Extends the ack deadline (the host also does this periodically during long work). */
   working(): void;
+  /**
+   * Defers the ack past the handler's return: the host publishes the outputs, then keeps the message alive with
+   * in-progress acks until the actor settles it (or nak's it when the host drains).
+   */
+  hold(): HeldMessage;
+}
+
+/** A message whose ack waits for a later effect of the actor (e.g. the learner's checkpoint). */
+export interface HeldMessage {
+  readonly streamSeq: number;
+  /** Acks it (resolves once the server confirmed); further settles are no-ops. */
+  ack(): Promise<void>;
+  /** Hands it back for redelivery now. */
+  release(): void;
+  /** Stops keeping it alive, as a crash would: the server redelivers it after ack_wait. */
+  abandon(): void;
 }
 
 export interface ActorEnv {
@@ -39,11 +60,29 @@ export interface ActorEnv {
   log(line: string): void;
   /** Asks the host process to drain and exit (e.g. the run reached its iteration or time budget). */
   requestShutdown(reason: string): void;
+  /**
+   * Starts pulling a work-queue input now, through handle() and the role's concurrency, for actors that may only
+   * consume once ready (the learner once it holds its lock). `input` and `extraInputs` are pulled after start().
+   */
+  pull(input: ActorInput<any>): Promise<Pulling>;
+}
+
+/** An input pulled on request (ActorEnv.pull). */
+export interface Pulling {
+  /** Stops pulling it (e.g. the learner crashed for good); what was delivered and not handled comes back after ack_wait. */
+  close(): Promise<void>;
 }
 
 export interface ActorInput<In> {
   consumer: ConsumerDecl;
   type: MessageType<In>;
+  /** Messages the server may push ahead of the handlers (default: the role's concurrency). */
+  pullBatch?: number;
+  /**
+   * On drain, keep pulling (at most this long) until the consumer has nothing undelivered and every delivered
+   * message reached handle(): a bounded run takes in what the server already holds for it (default 0: stop at once).
+   */
+  takeDeliveredOnDrainMs?: number | (() => number);
 }
 
 export interface Actor<In = any> {
@@ -53,6 +92,8 @@ export interface Actor<In = any> {
   /** Further inputs on other streams, handled by the same handler and concurrency limit. */
   extraInputs?: ActorInput<any>[];
   handle?(input: In, ctx: HandlerContext): Promise<ActorOutput[]>;
+  /** Streams, KV keys and core subjects the host follows for the actor, from after start() until it drains. */
+  subscriptions?: ActorSubscription[];
   start?(env: ActorEnv): Promise<void>;
   /** Stop accepting work and finish in-flight work (bounded by the drain timeout). */
   stop?(): Promise<void>;

@@ -30,3 +30,19 @@ export async function publishDeadLetter(js: JetStreamClient, msg: JsMsg, info: D
     msgID: `dlq:${msg.info.stream}:${msg.info.streamSequence}`,
   });
 }
+
+/**
+ * Records `msg` as dead and acks it (not term: the record now holds the bytes, and a work queue drops acked
+ * messages); returns false, with the message nak'ed for a retry, when the record could not be written.
+ */
+export async function deadLetterAndAck(js: JetStreamClient, msg: JsMsg, info: DeadLetterInfo): Promise<boolean> {
+  try {
+    await publishDeadLetter(js, msg, info);
+    msg.ack();
+    return true;
+  } catch {
+    // Could not record it: leave it to be redelivered rather than lose it.
+    msg.nak(1_000);
+    return false;
+  }
+}

@@ -1,16 +1,20 @@
 // The actor host: starts actors, pulls their work with N concurrent handlers, publishes results
-// durably before acking, keeps long work alive with in-progress acks, retries with backoff up to
-// max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
+// durably before acking, keeps long work and held messages alive with in-progress acks, retries with
+// backoff up to max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
 import { setMaxListeners } from 'node:events';
-import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext } from './actor.js';
+import type { JsMsg } from '@nats-io/jetstream';
+import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
-import { publishDeadLetter } from './dead-letter.js';
+import { deadLetterAndAck } from './dead-letter.js';
 import { HostError, isMessageError, isPermanentError } from './errors.js';
+import { followDurable, type Follow } from './follow.js';
+import { Held, type Settled } from './held-message.js';
+import { sayOnce, takeDelivered, type Pull } from './pull.js';
 import { Membership } from './membership.js';
 import { decode, encode } from './messages.js';
 import { Semaphore } from './semaphore.js';
+import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
 import { durableName } from './subjects.js';
 
 export interface HostStats {
@@ -30,10 +34,11 @@ interface Running {
   actor: Actor;
   env: ActorEnv;
   slots: Semaphore;
-  pulls: Array<{ messages: ConsumerMessages; loop: Promise<void> }>;
+  pulls: Pull[];
   inflight: Map<JsMsg, InFlight>;
   sweeper?: NodeJS.Timeout;
   abandoned: WeakSet<JsMsg>;
+  subscriptions?: OpenSubscriptions;
 }
 
 export interface ActorHostOptions {
@@ -50,6 +55,7 @@ export class ActorHost {
   private readonly running: Running[] = [];
   private membership: Membership | undefined;
   private draining = false;
+  private stopping = false;
   private readonly log: (line: string) => void;
 
   constructor(private readonly opts: ActorHostOptions) {
@@ -67,6 +73,7 @@ export class ActorHost {
       const role = roles[i]!;
       const roleConfig = config.roles[role];
       if (!roleConfig) throw new HostError(`role ${role} has no entry in config.roles`, { role });
+      let running: Running | undefined;
       const env: ActorEnv = {
         role,
         hostId,
@@ -75,22 +82,17 @@ export class ActorHost {
         conn,
         log: (l) => this.log(`[${role}] ${l}`),
         requestShutdown: (reason) => this.opts.onShutdownRequest?.(`${role}: ${reason}`),
+        pull: async (input) => {
+          if (!running) throw new HostError(`roles.${role}: pull() called before the actor was created`, { role });
+          return this.openInput(running, input);
+        },
       };
       const actor = await factory(env);
-      const r: Running = { actor, env, slots: new Semaphore(roleConfig.concurrency), inflight: new Map(), abandoned: new WeakSet(), pulls: [] };
-      await actor.start?.(env);
-      const inputs = [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])];
-      if (inputs.length > 0 && actor.handle) {
-        for (const input of inputs) {
-          const pull = { messages: await this.consume(input, roleConfig.concurrency), loop: Promise.resolve() };
-          pull.loop = this.keepPulling(r, pull, input);
-          r.pulls.push(pull);
-        }
-        // One timer per actor, not two per message: in-progress acks for long work and task timeouts.
-        r.sweeper = setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(config.delivery.ackWaitMs / 3))));
-        r.sweeper.unref();
-      }
+      const r: Running = (running = { actor, env, slots: new Semaphore(roleConfig.concurrency), inflight: new Map(), abandoned: new WeakSet(), pulls: [] });
       this.running.push(r);
+      await actor.start?.(env);
+      for (const input of [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])]) await this.openInput(r, input);
+      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(conn, actor.subscriptions, env.log);
     }
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
@@ -100,43 +102,56 @@ export class ActorHost {
     await this.membership.start();
   }
 
-  private async consume(input: ActorInput<unknown>, concurrency: number): Promise<ConsumerMessages> {
-    const consumer = await this.opts.conn.js.consumers.get(input.consumer.stream, durableName(input.consumer.role));
-    return consumer.consume({ max_messages: concurrency, expires: 30_000, abort_on_missing_resource: true });
+  private async openInput(r: Running, input: ActorInput<unknown>): Promise<Pulling> {
+    if (!r.actor.handle) throw new HostError(`roles.${r.env.role}: an actor with inputs needs a handle()`, { role: r.env.role });
+    const closed: Pulling = { close: async () => undefined };
+    if (this.draining) return closed;
+    const pull: Pull = { input, messages: await this.consume(r, input), loop: Promise.resolve(), held: new Set(), failures: 0, closed: false };
+    pull.loop = this.keepPulling(r, pull);
+    r.pulls.push(pull);
+    // One timer per actor, not two per message: in-progress acks for long work and held messages, and task timeouts.
+    const { ackWaitMs } = this.opts.config.delivery;
+    r.sweeper ??= setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(ackWaitMs / 3))));
+    r.sweeper.unref();
+    return {
+      close: async () => {
+        pull.closed = true;
+        await pull.messages.close();
+      },
+    };
+  }
+
+  private consume(r: Running, input: ActorInput<unknown>): Promise<Follow<JsMsg>> {
+    const maxMessages = input.pullBatch ?? r.env.roleConfig.concurrency;
+    return followDurable(this.opts.conn, { stream: input.consumer.stream, durable: durableName(input.consumer.role), maxMessages });
   }
 
   /** Pulls until the host drains; if the subscription fails (consumer deleted, server gone) it is re-created. */
-  private async keepPulling(r: Running, pull: { messages: ConsumerMessages }, input: ActorInput<unknown>): Promise<void> {
+  private async keepPulling(r: Running, pull: Pull): Promise<void> {
+    const { input } = pull;
     // Retries every second, but says so once per distinct failure (and once a minute), not once a second.
-    let last = '';
-    let lastAt = 0;
-    const say = (line: string) => {
-      if (line === last && Date.now() - lastAt < 60_000) return;
-      last = line;
-      lastAt = Date.now();
-      this.log(`[${r.env.role}] ${line}`);
-    };
+    const say = sayOnce((line) => this.log(`[${r.env.role}] ${line}`));
     for (;;) {
       try {
-        await this.pull(r, pull.messages, input);
+        await this.pull(r, pull);
       } catch (err) {
-        if (this.draining) return;
+        if (this.draining || pull.closed) return;
         say(`pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing every second`);
       }
-      if (this.draining) return;
+      if (this.draining || pull.closed) return;
       await new Promise((res) => setTimeout(res, 1_000));
-      if (this.draining) return;
+      if (this.draining || pull.closed) return;
       try {
-        pull.messages = await this.consume(input, r.env.roleConfig.concurrency);
-        if (last) say(`re-subscribed to ${input.consumer.stream}`);
+        pull.messages = await this.consume(r, input);
+        if (say.said()) say(`re-subscribed to ${input.consumer.stream}`);
       } catch (err) {
         say(`cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
       }
     }
   }
 
-  private async pull(r: Running, messages: ConsumerMessages, input: ActorInput<unknown>): Promise<void> {
-    for await (const msg of messages) {
+  private async pull(r: Running, pull: Pull): Promise<void> {
+    for await (const msg of pull.messages) {
       await r.slots.acquire();
       if (this.draining) {
         msg.nak();
@@ -144,11 +159,12 @@ export class ActorHost {
         r.slots.release();
         continue;
       }
-      void this.process(r, msg, input).finally(() => r.slots.release());
+      void this.process(r, msg, pull).finally(() => r.slots.release());
     }
   }
 
-  private async process(r: Running, msg: JsMsg, inputDecl: ActorInput<unknown>): Promise<void> {
+  private async process(r: Running, msg: JsMsg, pull: Pull): Promise<void> {
+    const inputDecl = pull.input;
     const { config } = this.opts;
     const { role } = r.env;
     const maxDeliver = config.delivery.maxDeliver;
@@ -178,16 +194,25 @@ export class ActorHost {
       subject: msg.subject,
       signal: ac.signal,
       working: () => msg.working(),
+      hold: () => (held ??= new Held(msg, (h, how) => this.settled(pull, h, how))),
     };
+    let held: Held | undefined;
     try {
       const outputs = await r.actor.handle!(input, ctx);
       await this.publishAll(outputs);
       if (r.abandoned.has(msg)) return;
-      msg.ack();
-      this.stats.handled++;
+      if (held === undefined) {
+        msg.ack();
+        this.stats.handled++;
+      } else if (held.state === 'handling') {
+        held.state = 'held';
+        pull.held.add(held);
+      }
     } catch (err) {
-      if (r.abandoned.has(msg)) return;
+      if (r.abandoned.has(msg) || held?.state === 'settled') return;
+      if (held) held.state = 'settled';
       this.stats.failed++;
+      pull.failures++;
       if (this.draining && ac.signal.aborted) {
         msg.nak();
         this.stats.naked++;
@@ -206,11 +231,18 @@ export class ActorHost {
     }
   }
 
-  /** Sends in-progress acks for work older than a third of ack_wait and aborts work past its timeout. */
+  private settled(pull: Pull, h: Held, how: Settled): void {
+    pull.held.delete(h);
+    if (how === 'acked') this.stats.handled++;
+    else if (how === 'released' || how === 'drained') this.stats.naked++;
+  }
+
+  /** Sends in-progress acks for work and held messages older than a third of ack_wait and aborts work past its timeout. */
   private sweep(r: Running): void {
     const now = Date.now();
     const every = this.opts.config.delivery.ackWaitMs / 3;
     const limit = r.env.roleConfig.taskTimeoutMs;
+    for (const p of r.pulls) for (const h of p.held) h.keepAlive(now, every);
     for (const [msg, f] of r.inflight) {
       if (now - f.lastWorking >= every) {
         msg.working();
@@ -227,22 +259,18 @@ export class ActorHost {
   }
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
-    try {
-      await publishDeadLetter(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code });
-      // Acked, not term'ed: the dead-letter record now holds the bytes, and a work queue drops acked messages.
-      msg.ack();
+    const where = `${msg.subject}#${msg.info.streamSequence}`;
+    if (await deadLetterAndAck(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code })) {
       this.stats.deadLettered++;
-      this.log(`[${r.env.role}] dead-lettered ${msg.subject}#${msg.info.streamSequence}: ${reason}`);
-    } catch (err) {
-      // Could not record it: leave it to be redelivered rather than lose it.
-      msg.nak(1_000);
-      this.log(`[${r.env.role}] cannot dead-letter ${msg.subject}#${msg.info.streamSequence} (${(err as Error).message}); will retry`);
-    }
+      this.log(`[${r.env.role}] dead-lettered ${where}: ${reason}`);
+    } else this.log(`[${r.env.role}] cannot dead-letter ${where}; will retry`);
   }
 
-  /** Graceful drain: stop pulling, let in-flight work finish up to the drain timeout, nak the rest. */
+  /** Graceful drain: stop pulling, let in-flight work finish up to the drain timeout, nak the rest; held messages are nak'ed after the actors stopped. */
   async stop(): Promise<void> {
-    if (this.draining) return;
+    if (this.stopping) return;
+    this.stopping = true;
+    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(this.opts.conn, p))));
     this.draining = true;
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
     const deadline = this.opts.config.host.drainTimeoutMs;
@@ -260,9 +288,12 @@ export class ActorHost {
           this.stats.naked++;
         }
     }
-    for (const r of this.running) clearInterval(r.sweeper);
     for (const r of this.running) if (!timedOut) for (const p of r.pulls) await p.loop.catch(() => undefined);
+    for (const r of this.running) await r.subscriptions?.close();
+    // Held messages stay alive while the actors stop (a learner's last checkpoint acks them), the rest go back.
     for (const r of this.running) await r.actor.stop?.().catch((err: Error) => this.log(`[${r.env.role}] stop failed: ${err.message}`));
+    for (const r of this.running) for (const p of r.pulls) for (const h of [...p.held]) h.drain();
+    for (const r of this.running) clearInterval(r.sweeper);
     await this.membership?.stop();
   }
 }

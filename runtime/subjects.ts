@@ -98,3 +98,4 @@ export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;
 export function durableName(role: string): string {
   return `spade-${role}`;
 }
+

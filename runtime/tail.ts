@@ -1,14 +1,16 @@
 // `spade tail <pattern>`: prints decoded messages on any subject as they arrive — from the streams
 // that store the subject (optionally from --since ago) and, for plain core subjects, live.
 import { parseArgs } from 'node:util';
-import { AckPolicy, DeliverPolicy, RetentionPolicy, type JsMsg } from '@nats-io/jetstream';
+import { RetentionPolicy } from '@nats-io/jetstream';
 import type { Msg } from '@nats-io/transport-node';
 import { clientConfig, parseDuration } from './client-args.js';
 import { openConnection } from './connection.js';
 import { UsageError, isMessageError } from './errors.js';
+import { followStream } from './follow.js';
 import { decodeAny } from './messages.js';
 import './message-catalog.js';
 import { subjectCovers, subjectsOverlap } from './subject-match.js';
+import { SUBJECT_WILDCARDS } from './subjects.js';
 
 export const TAIL_HELP = `Usage: spade tail <subject-pattern> [options]
 
@@ -24,8 +26,8 @@ Options:
   -h, --help         show this help
 
 Examples:
-  spade tail 'spade.env.>' --since 10m
-  spade tail 'spade.dlq.>' --json
+  spade tail '${SUBJECT_WILDCARDS.env}' --since 10m
+  spade tail '${SUBJECT_WILDCARDS.deadLetter}' --json
 `;
 
 function bytesPreview(b: Uint8Array): string {
@@ -126,21 +128,11 @@ export async function runTailCommand(argv: string[], out: NodeJS.WritableStream 
       stored.push(subj);
       if (!subjectsOverlap(subj, pattern)) continue;
       const filter = subjectCovers(subj, pattern) ? pattern : subj;
-      // An ephemeral pull consumer (ordered pull consumers need nats-server 2.10+); it vanishes when idle.
-      const ci = await conn.jsm.consumers.add(si.config.name, {
-        ack_policy: AckPolicy.Explicit,
-        filter_subject: filter,
-        inactive_threshold: 30_000_000_000,
-        mem_storage: true,
-        ...(sinceMs !== undefined
-          ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(Date.now() - sinceMs).toISOString() }
-          : { deliver_policy: DeliverPolicy.New }),
-      });
-      const msgs = await conn.js.consumers.getConsumerFromInfo(ci).consume({ max_messages: 256 });
+      const from = sinceMs !== undefined ? { since: new Date(Date.now() - sinceMs) } : 'new' as const;
+      const msgs = await followStream(conn, { stream: si.config.name, filter, from });
       readers.push(
         (async () => {
-          for await (const m of msgs as AsyncIterable<JsMsg>) {
-            m.ack();
+          for await (const m of msgs) {
             emit(describe(m.subject, m.data, { stream: m.info.stream, seq: m.seq, msgId: m.headers?.get('Nats-Msg-Id') || undefined, ts: Math.floor(m.info.timestampNanos / 1e6) }));
           }
         })(),

@@ -9,6 +9,7 @@ export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type L
 export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine, type DropReason } from './accounting.js';
 export { busyFraction, stalenessQuantile, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 export { Learner, type LearnerDeps } from './learner.js';
-export { createLearnerActor } from './learner-actor.js';
+export { createLearnerActor, type LearnerActor, type LearnerActorHooks } from './learner-actor.js';
 export { learnerModelFrom } from './learner-model.js';
+export { transition, initialLearnerState, type LearnerEvent, type LearnerEffect, type LearnerLogicState, type LearnerLogicOptions } from './learner-logic.js';
 export { LearnerLock, LEARNER_LOCK_KEY } from './learner-lock.js';

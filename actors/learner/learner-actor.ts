@@ -1,31 +1,70 @@
-// The learner as a host actor: no handler; start() builds the Learner (resuming from <run.dir>/learner) and runs its
-// own consume loop on the learner's durable consumer, stop() drains it with a final checkpoint. A lock in KV keeps
-// one learner active per cluster (it owns the weights and the version); others stand by.
+// The learner as a host actor: start() builds the Learner (resuming from <run.dir>/learner) and, once it holds the
+// learner lock, has the host pull its durable consumer; handle() holds each labeled batch's message and hands it to
+// the learner, whose logic acks it once a checkpoint (or a drop on disk) makes it final. stop() drains the learner
+// with a final checkpoint. A lock in KV keeps one learner active per cluster (it owns the weights and the version);
+// others stand by without pulling.
+import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
-import type { Actor } from '../../runtime/actor.js';
+import type { Actor, Pulling } from '../../runtime/actor.js';
+import { consumerFor } from '../../runtime/topology.js';
 import { loopOptionsOf } from '../loop-options.js';
+import { LabeledBatch } from '../messages.js';
+import { LearnerStateError } from './errors.js';
 import { LearnerLock } from './learner-lock.js';
+import type { BatchIn } from './learner-logic.js';
+import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';
 import { learnerModelFrom } from './learner-model.js';
 import { pipelineWorkInFlight } from './work-in-flight.js';
 import { validateLearnerOptions, type LearnerOptions } from './options.js';
-import { BUCKETS } from '../../runtime/subjects.js';
+import { BUCKETS, SUBJECTS } from '../../runtime/subjects.js';
+
+/**
+/** Test and benchmark seams: the pipeline counter (default: the real consumers) and a sink for the learner's logs. */
+export interface LearnerActorHooks {
+  workInFlight?: () => Promise<number>;
+  log?: (line: string) => void;
+}
+
+/** Emits 'learner' (Learner) whenever a learner starts (first, after a takeover, after a restart) and 'update' (UpdateReport, Learner). */
+export type LearnerActor = Actor & { learner(): Learner | null; events: EventEmitter };
 
 /**
  * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of
  * `run.designsPerIteration` batches; `options` override them. Only the host holding the learner lock trains; another
- * stands by (start() returns at once) and takes over when the lock is released or expires.
+ * stands by (start() returns at once, nothing is pulled) and takes over when the lock is released or expires.
  */
-export function createLearnerActor(options: LearnerOptions = {}): Actor & { learner(): Learner | null } {
+export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerActorHooks = {}): LearnerActor {
   let learner: Learner | null = null;
+  /** The learner batches go to: null until this host holds the lock; a restart replaces it. */
+  let current: Promise<Learner | null> = Promise.resolve(null);
   let lock: LearnerLock | null = null;
   let standby: Promise<void> | null = null;
   /** A learner being restarted after a failed update (stop() waits for it, then stops it). */
   let restarting: Promise<void> | null = null;
+  let restartPending = false;
+  let pulling: Pulling | null = null;
   const ac = new AbortController();
+  const events = new EventEmitter();
   return {
     role: 'learner',
     learner: () => learner,
+    events,
+    async handle(batch: BatchIn, ctx) {
+      const held = ctx.hold();
+      const l = await current;
+      if (l === null) throw new LearnerStateError('no running learner on this host; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
+      // A learner that crashed for good takes nothing more, as a crashed process would not: the batch comes back after
+      // ack_wait (to the next lock holder) without a failed delivery that would bring it closer to the dead letters.
+      if (l.stopped && !restartPending) {
+        held.abandon();
+        return [];
+      }
+      const target = l.stopped ? await current : l; // a restart replaced it meanwhile
+      if (target === null || target.stopped) throw new LearnerStateError('the learner is restarting; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
+      await target.receive(batch, held);
+      return [];
+    },
     async start(env) {
       // One update per iteration, as the coordinator counts versions; a lost batch (nothing left in the pipeline that
       // could produce it) holds it up for 10 s of quiet.
@@ -33,20 +72,27 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
       if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
-      const { lockTtlMs: ttl, maxRestarts } = validateLearnerOptions(o);
+      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop } = validateLearnerOptions(o);
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
       let restarts = 0;
-      const create = async (): Promise<void> => {
-        learner = await Learner.create({
-          conn: env.conn, hostId: env.hostId, ackWaitMs: env.config.delivery.ackWaitMs, maxDeliver: env.config.delivery.maxDeliver,
-          threads: env.roleConfig.threads, log: env.log, stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-          onFailure, workInFlight: pipelineWorkInFlight(env.conn),
+      const create = async (): Promise<Learner> => {
+        const l = await Learner.create({
+          conn: env.conn, hostId: env.hostId, threads: env.roleConfig.threads, log: hooks.log ?? env.log,
+          stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
+          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn),
         }, o);
-        await learner.start();
+        learner = l;
+        restartPending = false;
+        l.on('update', (r: UpdateReport) => events.emit('update', r, l));
+        // Crashed for good (a lost lock, a test, no restarts left): stop pulling, so the held and undelivered
+        // batches go to the next lock holder instead of spending their deliveries here.
+        l.on('crashed', () => void (restartPending ? undefined : pulling?.close()));
+        events.emit('learner', l);
+        return l;
       };
       // A failed update leaves the weights half-updated: the learner stopped like a crash (nothing more acked), so a
-      // new one resumes from the last checkpoint and the unacked trajectories come back to it after ack_wait.
+      // new one resumes from the last checkpoint and the held trajectories come back to it after ack_wait.
       const onFailure = (err: Error): void => {
         if (ac.signal.aborted) return;
         if (restarts >= maxRestarts) {
@@ -55,12 +101,19 @@ export function createLearnerActor(options: LearnerOptions = {}): Actor & { lear
           return;
         }
         restarts++;
+        restartPending = true;
         env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${restarts} of ${maxRestarts})`);
-        restarting = create().catch((e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
+        current = create();
+        restarting = current.then(() => undefined, (e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
       };
+      // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).
+      const takeDeliveredOnDrainMs = (): number => (trainOnStop && learner !== null && !learner.stopped ? 5_000 : 0);
+      const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs };
       const launch = async (l: LearnerLock): Promise<void> => {
         lock = l;
-        await create();
+        current = create();
+        await current;
+        pulling = await env.pull(input);
       };
       // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
       const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);

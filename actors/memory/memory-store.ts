@@ -1,9 +1,8 @@
 // The environment memory over its KV bucket: create-if-absent for new environments, compare-and-set updates for
 // the evaluator, and a local view kept current by a KV watch so retrieval never waits on the network.
-import type { KV, KvEntry } from '@nats-io/kv';
-import type { QueuedIterator } from '@nats-io/nats-core';
-import type { KvWatchEntry } from '@nats-io/kv';
+import type { KV, KvEntry, KvWatchEntry } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
+import { followKv, type Follow } from '../../runtime/follow.js';
 import { decode, encode } from '../../runtime/messages.js';
 import { BUCKETS } from '../../runtime/subjects.js';
 import { isWrongLastSequence } from '../../model/weight-store.js';
@@ -19,7 +18,7 @@ const MAX_CAS_ATTEMPTS = 20;
 
 export class MemoryStore implements MemoryView {
   private readonly cache = new Map<string, MemoryEntry>();
-  private watcher: QueuedIterator<KvWatchEntry> | null = null;
+  private watcher: Follow<KvWatchEntry> | null = null;
   private watching: Promise<void> | null = null;
 
   private constructor(readonly kv: KV, private readonly log: (line: string) => void) {}
@@ -46,9 +45,9 @@ export class MemoryStore implements MemoryView {
   /** Keeps the local view current; entries() then reflects every write within a round trip. */
   async watch(): Promise<void> {
     if (this.watcher) return;
-    this.watcher = await this.kv.watch();
+    const watcher = (this.watcher = await followKv(this.kv));
     this.watching = (async () => {
-      for await (const e of this.watcher!) {
+      for await (const e of watcher) {
         const entry = this.parse(e);
         if (entry) this.cache.set(e.key, entry);
         else if (e.operation !== 'PUT') this.cache.delete(e.key);
@@ -131,7 +130,7 @@ export class MemoryStore implements MemoryView {
   }
 
   async close(): Promise<void> {
-    this.watcher?.stop();
+    await this.watcher?.close();
     await this.watching;
     this.watcher = null;
   }

@@ -8,7 +8,7 @@ import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { learnerOptions, publishBatch, traj } from './tiny.js';
+import { learnerOptions, publishBatch, traj, when } from './tiny.js';
 
 t.test('host-driven learner trains, publishes and checkpoints on drain', async (t) => {
   const server = await natsServer(t);
@@ -24,8 +24,9 @@ t.test('host-driven learner trains, publishes and checkpoints on drain', async (
   const { kv } = await openWeightStores(conn);
   t.equal((await readPolicyRecord(kv))!.record!.version, 0, 'initial weights published as version 0');
 
+  const published = when(actor.events, 'update', () => actor.learner()!.stats.published.includes(1));
   await publishBatch(conn, 'b0', [traj('x', [50, 51], 1, 0), traj('y', [52, 53], -1, 0)]);
-  while (!actor.learner()?.stats.published.includes(1)) await new Promise((r) => setTimeout(r, 20));
+  await published;
   t.equal((await readPolicyRecord(kv))!.record!.version, 1, 'version 1 after the first update');
   const before = await conn.jsm.consumers.info(STREAMS.trajectories, durableName('learner'));
   t.equal(before.num_ack_pending, 1, 'not acked before a checkpoint covers it');

@@ -2,12 +2,12 @@
 // policy service's samples are on-policy for the learner (ratio 1), and the versions the learner publishes pass
 // the policy service's weight checks and reach its sampler.
 import t from 'tap';
-import { Learner, learnerModelFrom } from '../../../actors/learner/index.js';
+import { learnerModelFrom } from '../../../actors/learner/index.js';
 import { validateLoopOptions } from '../../../actors/loop-options.js';
 import { PolicyService } from '../../../actors/policy/policy-service.js';
 import { unpackInts } from '../../../actors/packed.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { learnerOptions, publishBatch } from './tiny.js';
+import { hostedLearner, learnerOptions, publishBatch, when } from './tiny.js';
 
 t.test('policy service samples -> learner update -> new version in the policy service', async (t) => {
   const server = await natsServer(t);
@@ -16,21 +16,18 @@ t.test('policy service samples -> learner update -> new version in the policy se
   const { policy } = validateLoopOptions({
     policy: { checkpoint: null, tokenizer: 'bytes', init: { layers: 1, width: 32, heads: 2, contextLength: 64, seed: 5 }, threads: 1 },
   });
-  const learner = await Learner.create(
-    { conn, hostId: 'l', ackWaitMs: config.delivery.ackWaitMs, stateDir: tempDir(t, 'spade-learner-') },
-    { ...learnerOptions({ iterationBatches: 1 }), ...learnerModelFrom(policy) },
-  );
-  t.teardown(() => learner.stop());
-  await learner.start();
+  const { actor, learner: hosted } = await hostedLearner(t, conn, config, { ...learnerOptions({ iterationBatches: 1, stateDir: tempDir(t, 'spade-learner-') }), ...learnerModelFrom(policy) });
+  const learner = hosted();
   const service = await PolicyService.open({ policy, conn });
   t.teardown(() => service.close());
   t.equal(service.version, 0);
 
   const samples = [await service.sample([1, 65, 66], { maxTokens: 6, temperature: 1, topP: 1 }), await service.sample([1, 67], { maxTokens: 6, temperature: 1, topP: 1 })];
+  const updated = when(actor.events, 'update', () => learner.stats.last !== undefined); // set just after the publish
   await publishBatch(conn, 'b0', samples.map((s, i) => ({ trajId: `t${i}`, role: 'agent' as const, samples: [s], advantage: i === 0 ? 1 : -1, reward: 0 })));
   await service.waitForVersion(1);
-  while (!learner.stats.last) await new Promise((r) => setTimeout(r, 10)); // set just after the publish
-  const report = learner.stats.last;
+  await updated;
+  const report = learner.stats.last!;
   t.ok(Math.abs(report.meanRatio - 1) < 1e-3, `on-policy for the learner (mean ratio ${report.meanRatio})`);
   const after = await service.sample([1, 65, 66], { maxTokens: 3, temperature: 1, topP: 1 });
   t.same([...new Set(unpackInts(after.versions))], [1], 'the sampler runs the learner\'s version 1');

@@ -12,7 +12,7 @@ import { encode } from '../../../runtime/messages.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { acceptedEnv } from '../evaluator/fixtures.js';
-import { TINY, learnerOptions } from './tiny.js';
+import { TINY, learnerOptions, when } from './tiny.js';
 
 t.test('sampled group -> evaluator -> learner: ratio 1, nothing clipped, all applied', async (t) => {
   const session = await ModelSession.create(TINY, { graphs: ['sample'], intraOpNumThreads: 1 });
@@ -42,9 +42,10 @@ t.test('sampled group -> evaluator -> learner: ratio 1, nothing clipped, all app
   const host = new ActorHost({ conn, config, hostId: 'e2e', log: () => undefined });
   await host.start([(e) => createEvaluatorActor(e), () => learner], ['evaluator', 'learner']);
   t.teardown(() => host.stop());
+  const updated = when(learner.events, 'update', () => learner.learner()!.stats.last !== undefined);
   await conn.js.publish(SUBJECTS.trajRaw, encode(TrajectoryGroup, { groupId: 'g-s', env, episodes }), { msgID: 'group:env-s' });
 
-  while (!learner.learner()?.stats.last) await new Promise((r) => setTimeout(r, 20));
+  await updated;
   const report = learner.learner()!.stats.last!;
   t.ok(Math.abs(report.meanRatio - 1) < 1e-3, `mean ratio ${report.meanRatio}`);
   t.equal(report.clipFraction, 0);

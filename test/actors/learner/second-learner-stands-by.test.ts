@@ -4,7 +4,8 @@ import t from 'tap';
 import { createLearnerActor } from '../../../actors/learner/index.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { learnerOptions, publishBatch, traj } from './tiny.js';
+import type { Learner } from '../../../actors/learner/index.js';
+import { learnerOptions, publishBatch, traj, when } from './tiny.js';
 
 t.test('one learner active, the other takes over on release', async (t) => {
   const server = await natsServer(t);
@@ -25,14 +26,17 @@ t.test('one learner active, the other takes over on release', async (t) => {
   t.ok(a.learner(), 'A trains');
   t.equal(b.learner(), null, 'B stands by');
 
+  const aTrained = when(a.events, 'update', () => a.learner()!.stats.last !== undefined);
   await publishBatch(conn, 'b0', [traj('x', [50, 51], 1, 0), traj('y', [52], -1, 0)]);
-  while (!a.learner()!.stats.last) await new Promise((r) => setTimeout(r, 20));
+  await aTrained;
+  const takeover = new Promise<Learner>((resolve) => b.events.once('learner', resolve));
   await hostA.stop();
   aStopped = true;
-  while (!b.learner()) await new Promise((r) => setTimeout(r, 20));
+  await takeover;
   t.equal(b.learner()!.stats.origin, 'resume', 'B resumed from the checkpoint A wrote on drain');
   t.equal(b.learner()!.version, 1);
+  const bTrained = when(b.events, 'update', () => b.learner()!.stats.last !== undefined);
   await publishBatch(conn, 'b1', [traj('z', [53, 54], 1, 1), traj('w', [55], -1, 1)]);
-  while (!b.learner()!.stats.last) await new Promise((r) => setTimeout(r, 20));
+  await bTrained;
   t.same(b.learner()!.stats.published, [2], 'B continues the version sequence');
 });

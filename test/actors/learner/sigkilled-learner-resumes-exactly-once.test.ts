@@ -2,12 +2,12 @@
 // is resumed by a new learner from its last checkpoint and the stream: every trajectory applied exactly once.
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { Learner, readAccounting } from '../../../actors/learner/index.js';
+import { readAccounting } from '../../../actors/learner/index.js';
 import { openWeightStores, readPolicyRecord } from '../../../model/weight-sync.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { learnerOptions, publishBatch, traj } from './tiny.js';
+import { hostedLearner, learnerOptions, publishBatch, traj, when } from './tiny.js';
 
 t.test('SIGKILL after the third update, resume, exactly once', async (t) => {
   const server = await natsServer(t);
@@ -33,11 +33,12 @@ t.test('SIGKILL after the third update, resume, exactly once', async (t) => {
   });
   t.equal(await exited, 'SIGKILL');
 
-  const b = await Learner.create({ conn, hostId: 'b', ackWaitMs: config.delivery.ackWaitMs, stateDir }, learnerOptions({ eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2 }));
+  // The child's lock (its TTL) is still in KV: the new host stands by until it expires, then takes over.
+  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ stateDir, eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2, lockTtlMs: 1_000 }), {}, 'b');
+  const b = actor.learner() ?? (await new Promise<NonNullable<ReturnType<typeof actor.learner>>>((resolve) => actor.events.once('learner', resolve)));
   t.equal(b.stats.origin, 'resume');
-  await b.start();
-  while (b.stats.applied < all.length) await new Promise((r) => setTimeout(r, 20));
-  await b.stop();
+  await when(b, 'update', () => b.stats.applied >= all.length);
+  await stop();
 
   const applied = (await readAccounting(stateDir)).flatMap((l) => (l.kind === 'update' ? l.applied : []));
   t.equal(applied.length, all.length, 'each applied once');

@@ -2,11 +2,11 @@
 // trained (a zero-advantage one without compute); with η = 0 only trajectories of the current version are accepted,
 // also after the version moves on.
 import t, { type Test } from 'tap';
-import { Learner, readAccounting, stalenessQuantile, type UpdateReport } from '../../../actors/learner/index.js';
+import { readAccounting, stalenessQuantile, type UpdateReport } from '../../../actors/learner/index.js';
 import { WeightPublisher } from '../../../model/weight-sync.js';
 import { initParameters, validateDecoderConfig, parameterShapes } from '../../../model/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { TINY, learnerOptions, publishBatch, traj } from './tiny.js';
+import { TINY, hostedLearner, learnerOptions, publishBatch, traj } from './tiny.js';
 
 /** A server whose policy KV already holds version 5, so the learner starts at 6 (it republishes past what it finds). */
 async function setup(t: Test, eta: number, minibatchTrajectories: number) {
@@ -18,12 +18,9 @@ async function setup(t: Test, eta: number, minibatchTrajectories: number) {
   const stateDir = tempDir(t, 'spade-learner-');
   const updates: UpdateReport[] = [];
   let next: (() => void) | null = null;
-  const learner = await Learner.create(
-    { conn, hostId: 'l', ackWaitMs: config.delivery.ackWaitMs, stateDir, onUpdate: (r) => (updates.push(r), next?.()) },
-    learnerOptions({ eta, minibatchTrajectories, flushAfterMs: 60_000 }),
-  );
-  t.teardown(() => learner.stop());
-  await learner.start();
+  const { actor, learner: hosted } = await hostedLearner(t, conn, config, learnerOptions({ stateDir, eta, minibatchTrajectories, flushAfterMs: 60_000 }));
+  actor.events.on('update', (r: UpdateReport) => (updates.push(r), next?.()));
+  const learner = hosted();
   const nextUpdate = () => new Promise<void>((resolve) => (next = resolve));
   return { conn, learner, stateDir, updates, nextUpdate };
 }

@@ -1,8 +1,12 @@
 // A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), and helpers to build labeled batches.
 import { packFloats, packInts } from '../../../actors/packed.js';
 import { LabeledBatch, type Labeled } from '../../../actors/messages.js';
-import type { LearnerOptions } from '../../../actors/learner/index.js';
+import type { EventEmitter } from 'node:events';
+import type { Test } from 'tap';
+import { createLearnerActor, type LearnerActorHooks, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
+import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
+import { ActorHost } from '../../../runtime/host.js';
 import { encode } from '../../../runtime/messages.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 import type { DecoderConfig } from '../../../model/index.js';
@@ -33,3 +37,61 @@ export function learnerOptions(extra: LearnerOptions = {}): LearnerOptions {
     adamw: { schedule: { peakLr: 1e-3, warmupSteps: 0, decaySteps: 10, minLr: 1e-3 } }, ...extra,
   };
 }
+
+/** Resolves once `cond()` holds, checked now and after every `event` of `emitter`: waiting without polling. */
+export function when(emitter: EventEmitter, event: string, cond: () => boolean | Promise<boolean>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let busy = false, again = false, done = false;
+    const check = async (): Promise<void> => {
+      if (busy) return void (again = true);
+      busy = true;
+      try {
+        do {
+          again = false;
+          if (!done && (await cond())) {
+            done = true;
+            emitter.off(event, check);
+            resolve();
+          }
+        } while (again && !done);
+      } catch (err) {
+        emitter.off(event, check);
+        reject(err);
+      } finally {
+        busy = false;
+      }
+    };
+    emitter.on(event, check);
+    void check();
+  });
+}
+
+/** The learner role under its own actor host on `conn` (iteration size mode unless `options` say otherwise). */
+export async function hostedLearner(t: Test, conn: Connection, config: ClusterConfig, options: LearnerOptions, hooks: LearnerActorHooks = {}, hostId = 'l') {
+  const actor = createLearnerActor({ iterationBatches: 0, ...options }, hooks);
+  const host = new ActorHost({ conn, config, hostId, log: () => undefined });
+  await host.start([() => actor], ['learner']);
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => (stopping ??= host.stop());
+  t.teardown(stop);
+  return { actor, host, stop, learner: () => actor.learner()! };
+}
+
+/** Counters of a fresh learner at version `version`, for tests of the pure learner logic. */
+export function freshStats(version = 0): LearnerStats {
+  return {
+    version, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0, origin: 'fresh', droppedStale: 0, droppedInvalid: 0, skipped: 0,
+    duplicates: 0, trainedTokens: 0, computeMs: 0, startedAt: 0, stalenessMax: 0, stalenessHistogram: [], published: [],
+  };
+}
+
+/** Options of the pure learner logic over the tiny model. */
+export function logicOptions(extra: Partial<LearnerLogicOptions> = {}): LearnerLogicOptions {
+  return {
+    model: TINY as { contextLength: number; vocab: number }, minibatchTrajectories: 2, minibatchTokens: 1e9, flushAfterMs: 150, iterationBatches: 0,
+    eta: 2, skipZeroAdvantage: true, publishEvery: 1, checkpointEvery: 1, trainOnStop: true, countsWorkInFlight: false, ...extra,
+  };
+}
+
+/** The report of an update the logic is told about (what a trainer would return). */
+export const TRAINED: UpdateStats = { rows: 2, tokens: 4, processedTokens: 10, loss: 0.5, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 1, lr: 1e-3, optimizerStep: 1, computeMs: 3 };

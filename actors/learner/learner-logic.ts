@@ -1,0 +1,250 @@
+// The learner's logic, with no I/O and no clock: transition(state, event) → (state, effects), as XState v5 splits
+// an actor. Events are what happened (a labeled batch was received and is held unacked, a timer fired, an update,
+// publish or checkpoint finished, the host drains); effects are what to do next (ack or release held messages,
+// write drops and updates to the accounting log, train, publish weights, checkpoint, wait). The driver (learner.ts)
+// performs the effects in order and feeds their results back as events. A message is acked only once every
+// trajectory in it is final: applied in a checkpointed update, or dropped with the drop on disk.
+import type { DropReason } from './accounting.js';
+import { isSampleShapeError } from './errors.js';
+import type { BatchIn, LearnerEffect, LearnerEvent, LearnerLogicOptions, LearnerLogicState } from './learner-state.js';
+import { selectMinibatch, type Buffered } from './minibatch.js';
+import type { UpdateStats } from './policy-trainer.js';
+import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
+
+export * from './learner-state.js';
+
+/**
+ * The next state and the effects to perform, in order (an ack always comes after the drop that made it final).
+ * The state is updated in place and returned (the accounting sets grow with the run, so it is not copied).
+ */
+export function transition<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions): { state: LearnerLogicState<R>; effects: LearnerEffect<R>[] } {
+  const out: LearnerEffect<R>[] = [];
+  if (s.phase !== 'stopped' && s.phase !== 'crashed') step(s, e, o, out);
+  return { state: s, effects: out };
+}
+
+function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  switch (e.type) {
+    case 'received':
+      receive(s, e.ref, e.streamSeq, e.batch, o, out);
+      s.lastArrival = e.now;
+      if (s.phase === 'idle' && !s.stopping) schedule(s, e.now, o, out);
+      return;
+    case 'tick':
+      if (s.phase === 'idle' && !s.stopping) schedule(s, e.now, o, out);
+      return;
+    case 'workInFlight':
+      if (s.phase !== 'counting') return;
+      s.phase = 'idle';
+      if (s.stopping) return continueStop(s, e.now, o, out);
+      if (e.count > 0) {
+        s.lastArrival = e.now; // quiet, but the rest can still come: wait another period
+        out.push({ type: 'wake', ms: o.flushAfterMs });
+      } else if (e.now - s.lastArrival < o.flushAfterMs) schedule(s, e.now, o, out);
+      else flush(s, e.now, o, out);
+      return;
+    case 'trained':
+      if (s.phase === 'training') trained(s, e.stats, e.now, o, out);
+      return;
+    case 'published':
+      s.stats.version = e.version;
+      s.stats.published = [...s.stats.published, e.version];
+      if (s.phase === 'publishing') afterPublish(s, e.now, o, out);
+      return;
+    case 'checkpointed':
+      if (s.phase !== 'checkpointing') return;
+      for (const id of s.unsaved) s.final.add(id);
+      s.unsaved.clear();
+      s.checkpointedAt = s.stats.updates;
+      ackFinal(s, out);
+      if (s.update) finishUpdate(s, e.now, o, out);
+      else finishStop(s, out);
+      return;
+    case 'stop':
+      s.stopping = true;
+      if (s.phase === 'idle') continueStop(s, e.now, o, out);
+      return;
+    case 'failed':
+      s.stats.error = e.error.message;
+      out.push({ type: 'log', line: `learner: update failed, stopping without checkpoint (restart the learner to resume): ${e.error.stack ?? String(e.error)}` });
+      return crash(s, out, e.error);
+    case 'crash':
+      return crash(s, out);
+  }
+}
+
+function receive<R>(s: LearnerLogicState<R>, ref: R, streamSeq: number, batch: BatchIn, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const seen = s.iterationBatches.get(batch.iteration) ?? new Set<string>();
+  s.iterationBatches.set(batch.iteration, seen.add(batch.batchId));
+  const stale: string[] = [], invalid: string[] = [];
+  for (const traj of batch.trajectories) {
+    const id = traj.trajId;
+    if (s.final.has(id) || s.unsaved.has(id) || s.inBuffer.has(id)) {
+      s.stats.duplicates++;
+      continue;
+    }
+    if (!admitted(s.stats.version, o.eta, traj)) {
+      stale.push(id);
+      continue;
+    }
+    let rows: Row[];
+    try {
+      rows = trajectoryRows(traj, o.model);
+    } catch (err) {
+      if (!isSampleShapeError(err)) throw err;
+      out.push({ type: 'log', line: `learner: dropping ${err.message}` });
+      invalid.push(id);
+      continue;
+    }
+    if (rows.length === 0) invalid.push(id);
+    else {
+      s.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage, iteration: batch.iteration });
+      s.inBuffer.add(id);
+    }
+  }
+  drop(s, 'stale', stale, out);
+  drop(s, 'invalid', invalid, out);
+  s.pending.push({ ref, streamSeq, ids: batch.trajectories.map((t) => t.trajId) });
+  ackFinal(s, out);
+}
+
+function drop<R>(s: LearnerLogicState<R>, reason: DropReason, ids: string[], out: LearnerEffect<R>[]): void {
+  if (ids.length === 0) return;
+  out.push({ type: 'drop', version: s.stats.version, reason, ids });
+  for (const id of ids) s.final.add(id); // final once the drop effect (an fsynced line) is done, before any ack after it
+  s.stats.dropped += ids.length;
+  if (reason === 'stale') s.stats.droppedStale += ids.length;
+  else s.stats.droppedInvalid += ids.length;
+}
+
+/** Acks every held message whose trajectories are all final. */
+function ackFinal<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[]): void {
+  s.pending = s.pending.filter((p) => {
+    if (!p.ids.every((id) => s.final.has(id))) return true;
+    out.push({ type: 'ack', ref: p.ref });
+    s.stats.lastStreamSeq = Math.max(s.stats.lastStreamSeq, p.streamSeq);
+    return false;
+  });
+}
+
+/** Stragglers of an iteration already trained (after a flush) count as complete: they never wait again. */
+const batchesOf = <R>(s: LearnerLogicState<R>) => (i: number): number => (i <= s.trainedThrough ? Infinity : s.iterationBatches.get(i)?.size ?? 0);
+
+/** The next minibatch, or how long to wait; a flush of an incomplete buffer first asks for the work in flight. */
+function schedule<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const quiet = now - s.lastArrival;
+  const ready = selectMinibatch(s.buffer, batchesOf(s), Math.min(quiet, o.flushAfterMs - 1), o);
+  if ('take' in ready) return take(s, ready.take, now, o, out);
+  if (quiet < o.flushAfterMs || s.buffer.length === 0) return void out.push({ type: 'wake', ms: ready.waitMs });
+  if (!o.countsWorkInFlight) return flush(s, now, o, out);
+  s.phase = 'counting';
+  out.push({ type: 'countWorkInFlight' });
+}
+
+function flush<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const quiet = now - s.lastArrival;
+  const sel = selectMinibatch(s.buffer, batchesOf(s), quiet, o);
+  if (!('take' in sel)) return void out.push({ type: 'wake', ms: sel.waitMs });
+  const its = [...new Set(sel.take.map((b) => b.iteration))];
+  out.push({ type: 'log', line: `learner: flushing ${sel.take.length} trajectories (iteration ${its.join(', ')}, ${its.map(batchesOf(s)).join(', ')} of ${o.iterationBatches || '-'} batches) after ${(quiet / 1000).toFixed(1)} s quiet with no work in flight` });
+  take(s, sel.take, now, o, out);
+}
+
+/** Iterations at or before the one taken are done with (late duplicates of them only need acks). */
+function take<R>(s: LearnerLogicState<R>, items: Buffered[], now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const last = Math.max(...items.map((b) => b.iteration));
+  s.trainedThrough = Math.max(s.trainedThrough, last);
+  for (const i of s.iterationBatches.keys()) if (i <= last) s.iterationBatches.delete(i);
+  startUpdate(s, items, now, o, out);
+}
+
+function startUpdate<R>(s: LearnerLogicState<R>, items: Buffered[], now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  // Admission again at update time: the version may have moved since these arrived.
+  const version = s.stats.version;
+  const keep = items.filter((b) => version - b.minVersion <= o.eta);
+  const stale = items.filter((b) => version - b.minVersion > o.eta);
+  if (keep.length === 0) {
+    drop(s, 'stale', stale.map((b) => b.trajId), out);
+    for (const b of items) s.inBuffer.delete(b.trajId);
+    return s.stopping ? continueStop(s, now, o, out) : schedule(s, now, o, out);
+  }
+  // A zero advantage gives a zero gradient: skip its compute (it would only dilute the token-mean). The update
+  // still counts and publishes, so the version advances once per minibatch whatever the data.
+  const signal = o.skipZeroAdvantage ? keep.filter((b) => b.advantage !== 0) : keep;
+  s.stats.skipped += keep.length - signal.length;
+  s.phase = 'training';
+  s.update = { items, keep, stale, version };
+  out.push({ type: 'train', rows: signal.flatMap((b) => b.rows) });
+}
+
+function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const { items, keep, stale, version } = s.update!;
+  const st = s.stats;
+  const lags = keep.map((b) => Math.max(0, version - b.minVersion));
+  st.updates++;
+  st.applied += keep.length;
+  st.trainedTokens += u.tokens;
+  st.computeMs += u.computeMs;
+  st.stalenessMax = Math.max(st.stalenessMax, ...lags);
+  const histogram = [...st.stalenessHistogram];
+  for (const lag of lags) histogram[lag] = (histogram[lag] ?? 0) + 1;
+  st.stalenessHistogram = histogram;
+  for (const b of keep) s.unsaved.add(b.trajId);
+  out.push({ type: 'applied', update: st.updates, version, ids: keep.map((b) => b.trajId) });
+  drop(s, 'stale', stale.map((b) => b.trajId), out);
+  for (const b of items) s.inBuffer.delete(b.trajId);
+  s.update!.report = { ...u, update: st.updates, version, trajectories: keep.length, stalenessMean: lags.reduce((a, b) => a + b, 0) / lags.length, stalenessMax: Math.max(...lags) };
+  if (st.updates % o.publishEvery === 0) {
+    s.phase = 'publishing';
+    out.push({ type: 'publish', version: st.version + 1 });
+  } else afterPublish(s, now, o, out);
+}
+
+function afterPublish<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  if (s.stats.updates % o.checkpointEvery === 0) checkpoint(s, out);
+  else finishUpdate(s, now, o, out);
+}
+
+/** Weights, optimizer and learner state; the acks for everything it makes final follow `checkpointed`. */
+function checkpoint<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[]): void {
+  // Messages this checkpoint covers are acked right after it: record the highest of their stream sequences.
+  for (const p of s.pending) if (p.ids.every((id) => s.final.has(id) || s.unsaved.has(id))) s.stats.lastStreamSeq = Math.max(s.stats.lastStreamSeq, p.streamSeq);
+  const { version, updates, applied, dropped, lastStreamSeq } = s.stats;
+  s.phase = 'checkpointing';
+  out.push({ type: 'checkpoint', state: { version, updates, applied, dropped, lastStreamSeq } });
+}
+
+function finishUpdate<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  const report = s.update!.report!;
+  s.update = null;
+  s.phase = 'idle';
+  s.stats.last = report;
+  out.push({ type: 'metrics', stats: { ...s.stats }, report }, { type: 'updated', report });
+  if (s.stopping) continueStop(s, now, o, out);
+  else schedule(s, now, o, out);
+}
+
+function continueStop<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  // A bounded run ends right after its last iteration is labeled: train what is buffered rather than leave it.
+  if (o.trainOnStop && s.buffer.length > 0 && !s.finalTrained) {
+    s.finalTrained = true;
+    return startUpdate(s, s.buffer.splice(0), now, o, out);
+  }
+  if (s.stats.updates > s.checkpointedAt) return checkpoint(s, out);
+  finishStop(s, out);
+}
+
+function finishStop<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[]): void {
+  for (const p of s.pending) out.push({ type: 'release', ref: p.ref });
+  s.pending = [];
+  s.phase = 'stopped';
+  out.push({ type: 'stopped' });
+}
+
+/** Stops at once, writes nothing more, acks nothing: held messages come back after ack_wait, as after a crash. */
+function crash<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[], error?: Error): void {
+  for (const p of s.pending) out.push({ type: 'abandon', ref: p.ref });
+  s.pending = [];
+  s.phase = 'crashed';
+  out.push(error ? { type: 'crashed', error } : { type: 'crashed' });
+}

@@ -1,0 +1,82 @@
+// The learner logic's vocabulary: its options, state, the events it is fed and the effects it asks for.
+import type { Labeled } from '../messages.js';
+import type { DropReason } from './accounting.js';
+import type { LearnerState } from './learner-checkpoint.js';
+import type { LearnerStats, UpdateReport } from './learner-metrics.js';
+import type { Buffered, MinibatchOptions } from './minibatch.js';
+import type { ResolvedLearnerOptions } from './options.js';
+import type { UpdateStats } from './policy-trainer.js';
+import type { Row } from './rows.js';
+
+export interface LearnerLogicOptions extends MinibatchOptions, Pick<ResolvedLearnerOptions, 'eta' | 'skipZeroAdvantage' | 'publishEvery' | 'checkpointEvery' | 'trainOnStop'> {
+  model: { contextLength: number; vocab: number };
+  /** Whether a quiet, incomplete buffer first asks how much work the pipeline still holds (countWorkInFlight). */
+  countsWorkInFlight: boolean;
+}
+
+export interface BatchIn {
+  batchId: string;
+  iteration: number;
+  trajectories: Labeled[];
+}
+
+type At = { now: number };
+/** `R` is the driver's handle of a held message. */
+export type LearnerEvent<R> = At & (
+  | { type: 'received'; ref: R; streamSeq: number; batch: BatchIn }
+  | { type: 'tick' }
+  | { type: 'workInFlight'; count: number }
+  | { type: 'trained'; stats: UpdateStats }
+  | { type: 'published'; version: number }
+  | { type: 'checkpointed' }
+  | { type: 'failed'; error: Error }
+  | { type: 'stop' }
+  | { type: 'crash' }
+);
+
+export type LearnerEffect<R> =
+  | { type: 'ack' | 'release' | 'abandon'; ref: R }
+  | { type: 'drop'; version: number; reason: DropReason; ids: string[] }
+  | { type: 'applied'; update: number; version: number; ids: string[] }
+  | { type: 'log'; line: string }
+  | { type: 'wake'; ms: number }
+  | { type: 'countWorkInFlight' }
+  /** Train on `rows`; none (every trajectory had a zero advantage) means an update without compute. */
+  | { type: 'train'; rows: Row[] }
+  | { type: 'publish'; version: number }
+  | { type: 'checkpoint'; state: LearnerState }
+  | { type: 'metrics'; stats: LearnerStats; report: UpdateReport }
+  | { type: 'updated'; report: UpdateReport }
+  | { type: 'stopped' }
+  | { type: 'crashed'; error?: Error };
+
+export type LearnerPhase = 'idle' | 'counting' | 'training' | 'publishing' | 'checkpointing' | 'stopped' | 'crashed';
+
+export interface LearnerLogicState<R> {
+  phase: LearnerPhase;
+  /** The host drains: finish the update in progress, train what is buffered (trainOnStop), checkpoint, release the rest. */
+  stopping: boolean;
+  finalTrained: boolean;
+  stats: LearnerStats;
+  buffer: Buffered[];
+  inBuffer: Set<string>;
+  /** Distinct labeled batches received per iteration (iteration-aligned minibatches). */
+  iterationBatches: Map<number, Set<string>>;
+  trainedThrough: number;
+  /** Held messages and the trajectories each carries. */
+  pending: Array<{ ref: R; streamSeq: number; ids: string[] }>;
+  /** Ids whose fate is final (dropped on disk, or applied in a checkpointed update); `unsaved`: applied since. */
+  final: Set<string>;
+  unsaved: Set<string>;
+  lastArrival: number;
+  checkpointedAt: number;
+  update: { items: Buffered[]; keep: Buffered[]; stale: Buffered[]; version: number; report?: UpdateReport } | null;
+}
+
+/** The state of a learner that resumed at `stats` with `final` ids from its accounting log. */
+export function initialLearnerState<R>(stats: LearnerStats, final: Iterable<string>, now: number): LearnerLogicState<R> {
+  return {
+    phase: 'idle', stopping: false, finalTrained: false, stats, buffer: [], inBuffer: new Set(), iterationBatches: new Map(), trainedThrough: -1,
+    pending: [], final: new Set(final), unsaved: new Set(), lastArrival: now, checkpointedAt: stats.updates, update: null,
+  };
+}

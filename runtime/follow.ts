@@ -1,0 +1,117 @@
+// One building block for everything that follows a stream or a KV bucket: a durable work-queue consumer (the host),
+// an ephemeral consumer over stored subjects (coordinator, `spade tail`) or a KV watch (memory store, weight
+// watcher). Each is an async iterator of data, as nats.js v3 gives them: control events come apart from the data on
+// status(), a failure of the subscription is thrown into the loop, and leaving the loop (break, return, throw)
+// closes the subscription. Nothing else in the code base calls consume(), fetch(), next() or watch().
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type ConsumerNotification, type JsMsg } from '@nats-io/jetstream';
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import type { QueuedIterator } from '@nats-io/nats-core';
+import type { Connection } from './connection.js';
+
+/** A control event of a follow: the consumer's own notifications, or `ended` once the data loop is over. */
+export type FollowStatus = ConsumerNotification | { type: 'ended'; error?: Error };
+
+export interface Follow<T> extends AsyncIterable<T> {
+  /** Control events (heartbeats missed, consumer deleted, ...), kept apart from the data; ends with `ended`. */
+  status(): AsyncIterable<FollowStatus>;
+  /** Stops the subscription; a loop over it ends after the data already received. */
+  close(): Promise<void>;
+}
+
+/** Where an ephemeral consumer starts: everything stored, only new messages, or from a point in time. */
+export type FollowFrom = 'all' | 'new' | { since: Date };
+
+export interface DurableFollow {
+  stream: string;
+  durable: string;
+  /** Messages the server may push ahead of the loop. */
+  maxMessages: number;
+}
+
+export interface StreamFollow {
+  stream: string;
+  filter: string;
+  from: FollowFrom;
+  maxMessages?: number;
+}
+
+/** Follows a durable consumer; the caller acks each message (work queues). */
+export async function followDurable(conn: Pick<Connection, 'js'>, d: DurableFollow): Promise<Follow<JsMsg>> {
+  const consumer = await conn.js.consumers.get(d.stream, d.durable);
+  return fromConsumer(await consumer.consume({ max_messages: d.maxMessages, expires: 30_000, abort_on_missing_resource: true }), false);
+}
+
+/**
+ * Follows the stored messages of `filter` on `stream` through an ephemeral, in-memory consumer that the server
+ * removes once idle (ordered consumers need nats-server 2.10+). Messages are acked as they are read.
+ */
+export async function followStream(conn: Pick<Connection, 'js' | 'jsm'>, s: StreamFollow): Promise<Follow<JsMsg>> {
+  const start = s.from === 'all' ? { deliver_policy: DeliverPolicy.All } : s.from === 'new'
+    ? { deliver_policy: DeliverPolicy.New }
+    : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: s.from.since.toISOString() };
+  const ci = await conn.jsm.consumers.add(s.stream, { ack_policy: AckPolicy.Explicit, filter_subject: s.filter, inactive_threshold: 30e9, mem_storage: true, ...start });
+  return fromConsumer(await conn.js.consumers.getConsumerFromInfo(ci).consume({ max_messages: s.maxMessages ?? 256 }), true);
+}
+
+/** Follows a KV bucket (or one key of it): its current values first, then every change. */
+export async function followKv(kv: KV, key?: string): Promise<Follow<KvWatchEntry>> {
+  const iter = await kv.watch(key === undefined ? {} : { key });
+  return fromIterator(iter, async () => iter.stop(), undefined);
+}
+
+function fromConsumer(msgs: ConsumerMessages, autoAck: boolean): Follow<JsMsg> {
+  return fromIterator(msgs, async () => void (await msgs.close().catch(() => undefined)), msgs.status(), autoAck ? (m) => m.ack() : undefined);
+}
+
+function fromIterator<T>(iter: QueuedIterator<T>, stop: () => Promise<void>, notes: AsyncIterable<ConsumerNotification> | undefined, each?: (v: T) => void): Follow<T> {
+  let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => (closed ??= stop());
+  const listeners = new Set<(s: FollowStatus) => void>();
+  const emit = (s: FollowStatus): void => listeners.forEach((f) => f(s));
+  if (notes) void (async () => { for await (const n of notes) emit(n); })().catch(() => undefined);
+  let used = false;
+  async function* data(): AsyncGenerator<T> {
+    if (used) throw new TypeError('a follow can be iterated once');
+    used = true;
+    let error: Error | undefined;
+    try {
+      for await (const v of iter as AsyncIterable<T>) {
+        each?.(v);
+        yield v;
+      }
+    } catch (err) {
+      error = err as Error;
+      throw err;
+    } finally {
+      await close();
+      emit(error ? { type: 'ended', error } : { type: 'ended' });
+      listeners.clear();
+    }
+  }
+  return {
+    [Symbol.asyncIterator]: () => data(),
+    close,
+    status: () => statusIterator(listeners),
+  };
+}
+
+/** An iterator over the status events emitted from now on; it ends with the `ended` event. */
+async function* statusIterator(listeners: Set<(s: FollowStatus) => void>): AsyncGenerator<FollowStatus> {
+  const queue: FollowStatus[] = [];
+  let wake: (() => void) | null = null;
+  const push = (s: FollowStatus): void => (queue.push(s), wake?.());
+  listeners.add(push);
+  try {
+    for (;;) {
+      while (queue.length > 0) {
+        const s = queue.shift()!;
+        yield s;
+        if (s.type === 'ended') return;
+      }
+      await new Promise<void>((r) => (wake = r));
+      wake = null;
+    }
+  } finally {
+    listeners.delete(push);
+  }
+}

@@ -1,0 +1,74 @@
+// The subscriptions an actor declares (Actor.subscriptions) and the host keeps from after start() until it drains:
+// stored subjects through an ephemeral consumer, a KV bucket or key, a core subject. Each delivers to its callback
+// in order, one at a time; a callback that throws costs that message only (logged), never the subscription.
+import type { KvWatchEntry } from '@nats-io/kv';
+import type { Subscription } from '@nats-io/transport-node';
+import type { Connection } from './connection.js';
+import { followKv, followStream, type Follow, type FollowFrom } from './follow.js';
+
+/** What a stream or core subscription hands the actor. */
+export interface Delivered {
+  subject: string;
+  data: Uint8Array;
+  /** The stream sequence (stream subscriptions only). */
+  seq?: number;
+}
+
+export type ActorSubscription =
+  | { kind: 'stream'; stream: string; filter: string; from: FollowFrom; onMessage(m: Delivered): void | Promise<void> }
+  | { kind: 'kv'; bucket: string; key?: string; onEntry(e: KvWatchEntry): void | Promise<void> }
+  | { kind: 'core'; subject: string; onMessage(m: Delivered): void };
+
+export interface OpenSubscriptions {
+  /** Stops them all and waits until every callback in progress returned. */
+  close(): Promise<void>;
+}
+
+export async function openSubscriptions(conn: Connection, subs: ActorSubscription[], log: (line: string) => void): Promise<OpenSubscriptions> {
+  const follows: Follow<unknown>[] = [];
+  const loops: Promise<void>[] = [];
+  const cores: Subscription[] = [];
+  const run = <T>(f: Follow<T>, what: string, each: (v: T) => void | Promise<void>, name: (v: T) => string): void => {
+    follows.push(f as Follow<unknown>);
+    loops.push((async () => {
+      for await (const v of f) {
+        try {
+          await each(v);
+        } catch (err) {
+          log(`skipping ${name(v)}: ${(err as Error).message}`);
+        }
+      }
+    })().catch((err: Error) => log(`${what} ended: ${err.message}`)));
+  };
+  try {
+    for (const s of subs) {
+      if (s.kind === 'stream') {
+        const f = await followStream(conn, { stream: s.stream, filter: s.filter, from: s.from });
+        run(f, `following ${s.filter} on ${s.stream}`, (m) => s.onMessage({ subject: m.subject, data: m.data, seq: m.seq }), (m) => `${m.subject}#${m.seq}`);
+      } else if (s.kind === 'kv') {
+        const f = await followKv(await conn.kvm.open(s.bucket), s.key);
+        run(f, `watching ${s.bucket}`, (e) => s.onEntry(e), (e) => `${s.bucket}/${e.key}@${e.revision}`);
+      } else {
+        cores.push(conn.nc.subscribe(s.subject, {
+          callback: (err, m) => {
+            if (err) return;
+            try {
+              s.onMessage({ subject: m.subject, data: m.data });
+            } catch (e) {
+              log(`skipping ${m.subject}: ${(e as Error).message}`);
+            }
+          },
+        }));
+      }
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  async function close(): Promise<void> {
+    for (const c of cores) c.unsubscribe();
+    for (const f of follows) await f.close();
+    await Promise.allSettled(loops);
+  }
+  return { close };
+}
