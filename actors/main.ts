@@ -1,7 +1,7 @@
 // The self-play loop's composition root: its roles, its message catalog and its extra commands, handed to the
 // runtime's command line. runtime/spade.js and runtime/start.js run `runSpade` from the compiled build.
 import { runCli, type CliApp } from '../runtime/cli.js';
-import { LOOP_MESSAGES } from './catalog.js';
+import { LOOP_MESSAGES } from './loop/catalog.js';
 import { ROLE_FACTORIES } from './roles.js';
 
 export const SPADE_APP: CliApp = {

@@ -29,9 +29,5 @@ export {
 export * from './graph/index.js';
 export * from './decoder.js';
 export * from './session.js';
-export * from './sampler.js';
-export * from './sampler-errors.js';
-export * from './token-pick.js';
-export * from './kv-batch.js';
+export * from './sampler/index.js';
 export * from './train-batch.js';
-export * from './weight-sync.js';

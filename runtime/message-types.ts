@@ -65,7 +65,7 @@ export const PolicyVersion = defineMessage(
   1,
   s.object({
     version: s.int({ min: 0 }), object: s.string(), step: s.int({ min: 0 }), ts: s.number(), sha256: s.optional(s.string()),
-    /** Size of the stored object, and a hash of the model config the weights belong to (see model/weight-payload.ts). */
+    /** Size of the stored object, and a hash of the model config the weights belong to (see weight-sync/payload.ts). */
     bytes: s.optional(s.int({ min: 0 })), configHash: s.optional(s.string()),
   }),
 );

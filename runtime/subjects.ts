@@ -68,7 +68,7 @@ export const BUCKETS = {
   members: 'spade_members',
   /** `version` → current policy version and where its weights are; also the designer baseline and the learner lease. */
   policy: 'spade_policy',
-  /** Environment memory: accepted environments with their stats (key: memoryKey(envId), actors/memory/memory-entry.ts). */
+  /** Environment memory: accepted environments with their stats (key: memoryKey(envId), actors/loop/memory/memory-entry.ts). */
   envMemory: 'spade_env_memory',
   /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
   run: 'spade_run',

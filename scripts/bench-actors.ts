@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { design, type DesignerDeps } from '../actors/designer/design.js';
 import { playGroup, type AgentDeps } from '../actors/agent/play.js';
-import { validateLoopOptions, type LoopOptions } from '../actors/loop-options.js';
-import type { AcceptedEnv } from '../actors/messages.js';
-import { PolicyService } from '../actors/policy/policy-service.js';
+import { validateLoopOptions, type LoopOptions } from '../actors/loop/options.js';
+import type { AcceptedEnv } from '../actors/loop/messages.js';
+import { PolicyService } from '../actors/loop/policy/policy-service.js';
 import { repoPath } from '../runtime/paths.js';
 import { SandboxPool } from '../sandbox/index.js';
 

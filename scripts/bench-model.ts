@@ -10,9 +10,9 @@ import ort from 'onnxruntime-node';
 import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDecoder } from '../bench/tfjs-baseline.js';
 import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/decoder.js';
 import { Graph, GraphRunner, emit } from '../model/graph/index.js';
-import { Sampler } from '../model/sampler.js';
+import { Sampler } from '../model/sampler/sampler.js';
 import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/session.js';
-import { pickToken, seededUniform } from '../model/token-pick.js';
+import { pickToken, seededUniform } from '../model/sampler/token-pick.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',

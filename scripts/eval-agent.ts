@@ -4,7 +4,7 @@
 // comparisons, faults reported); kept as the speed baseline it is compared with.
 // Usage: node dist/scripts/eval-agent.js [--checkpoint model/checkpoints/base --seeds 1001,1002 --temperature 1]
 import { parseArgs } from 'node:util';
-import { evaluateAgent } from '../actors/warmstart/index.js';
+import { evaluateAgent } from '../warmstart/index.js';
 import { repoPath } from '../runtime/paths.js';
 
 const { values: a } = parseArgs({

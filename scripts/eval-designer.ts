@@ -3,7 +3,7 @@
 // Usage: node dist/scripts/eval-designer.js [--checkpoint model/checkpoints/base --samples 40 --temperature 0.5 --seed 7 --out samples.jsonl]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { evaluateDesigner } from '../actors/warmstart/index.js';
+import { evaluateDesigner } from '../warmstart/index.js';
 import { repoPath } from '../runtime/paths.js';
 
 const { values: a } = parseArgs({

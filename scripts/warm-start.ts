@@ -3,7 +3,7 @@
 // Usage: npm run warm-start [-- --plan-by steps|clock --steps 400 --minutes 28 --batch-tokens 2048 --max-module-tokens 900 --lr 2e-3 --seed 1 --out DIR
 //        --layers 4 --width 256 --heads 8 --kv-heads 4 --context 2560 --agent-fraction 0.2 --documents auto|corpus|stand-in]
 import { parseArgs } from 'node:util';
-import { warmStart, type WarmStartOptions } from '../actors/warmstart/index.js';
+import { warmStart, type WarmStartOptions } from '../warmstart/index.js';
 
 const { values: a } = parseArgs({
   options: {

@@ -1,16 +1,16 @@
 // The agent role: pulls rollout jobs and plays each environment's 2k episodes with the process's shared policy
 // and a sandbox (opened in start(), or injected for tests and embedding).
-import { leasePolicyAndSandbox } from '../loop-leases.js';
-import { awaitPolicyVersion } from '../policy/await-version.js';
+import { leasePolicyAndSandbox } from '../loop/leases.js';
+import { awaitPolicyVersion } from '../loop/policy/await-version.js';
 import type { Actor } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
-import { RolloutJob, type RolloutJobBody } from '../messages.js';
-import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../loop-options.js';
-import type { Policy } from '../policy/policy-service.js';
+import { RolloutJob, type RolloutJobBody } from '../loop/messages.js';
+import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../loop/options.js';
+import type { Policy } from '../loop/policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { unpackInts } from '../packed.js';
-import { metricOutputs } from '../loop-metrics.js';
+import { unpackInts } from '../loop/packed.js';
+import { metricOutputs } from '../loop/metrics.js';
 import { playGroup, type AgentDeps } from './play.js';
 
 export interface AgentActorOptions {

@@ -6,10 +6,10 @@ import type { ActorOutput } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { isEnvError, isEnvTimeout, type StepResult } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { TrajectoryGroup, type AcceptedEnv, type Episode, type RolloutJobBody } from '../messages.js';
-import type { LoopOptions } from '../loop-options.js';
-import { agentPrompt, type AgentTurn } from '../prompts.js';
-import type { Policy } from '../policy/policy-service.js';
+import { TrajectoryGroup, type AcceptedEnv, type Episode, type RolloutJobBody } from '../loop/messages.js';
+import type { LoopOptions } from '../loop/options.js';
+import { agentPrompt, type AgentTurn } from '../loop/prompts.js';
+import type { Policy } from '../loop/policy/policy-service.js';
 
 export interface AgentDeps {
   policy: Policy;

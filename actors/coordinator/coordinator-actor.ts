@@ -10,7 +10,7 @@ import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { Metric, PolicyVersion } from '../../runtime/message-types.js';
 import { decode, decodeAny, encode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
-import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../messages.js';
+import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState } from './coordinator-logic.js';
 import { emptyStats, type RunStats } from './run-stats.js';
 import { ViewWriter } from './run-view.js';

@@ -3,7 +3,7 @@
 // batch, a metric, a tick, the time budget) and what an effect reported (design jobs issued); effects are what the
 // driver (coordinator-actor.ts) does: publish design jobs, append to the archive and metrics.jsonl, draw the view,
 // ask the host to stop. The schedule (schedule.ts) and the stats folding (run-stats.ts) it uses are pure as well.
-import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../messages.js';
+import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
 import { onAccepted, onLabeled, onMetric, onRejected, summary, type RunStats } from './run-stats.js';

@@ -5,12 +5,12 @@ import { SUBJECTS } from '../../runtime/subjects.js';
 import { makeRandom } from '../../sandbox/prng.js';
 import type { ValidationReport } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type Sample } from '../messages.js';
-import type { LoopOptions } from '../loop-options.js';
-import { LoopError } from '../loop-errors.js';
-import { newMemoryEntry, type MemoryEntry } from '../memory/memory-entry.js';
-import { retrieve } from '../memory/retrieve.js';
-import type { Policy } from '../policy/policy-service.js';
+import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type Sample } from '../loop/messages.js';
+import type { LoopOptions } from '../loop/options.js';
+import { LoopError } from '../loop/errors.js';
+import { newMemoryEntry, type MemoryEntry } from '../loop/memory/memory-entry.js';
+import { retrieve } from '../loop/memory/retrieve.js';
+import type { Policy } from '../loop/policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
 

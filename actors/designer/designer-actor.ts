@@ -1,18 +1,18 @@
 // The designer role: pulls design jobs and runs design() with the process's shared policy, a sandbox, the
 // environment memory and the corpus, all opened in start() (or injected, for tests and embedding).
-import { leasePolicyAndSandbox } from '../loop-leases.js';
-import { awaitPolicyVersion } from '../policy/await-version.js';
+import { leasePolicyAndSandbox } from '../loop/leases.js';
+import { awaitPolicyVersion } from '../loop/policy/await-version.js';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
-import { DesignJob, RolloutJob, type DesignJobBody } from '../messages.js';
-import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop-options.js';
-import { MemoryStore } from '../memory/memory-store.js';
-import type { Policy } from '../policy/policy-service.js';
+import { DesignJob, RolloutJob, type DesignJobBody } from '../loop/messages.js';
+import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop/options.js';
+import { MemoryStore } from '../loop/memory/memory-store.js';
+import type { Policy } from '../loop/policy/policy-service.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { unpackInts } from '../packed.js';
-import { metricOutputs } from '../loop-metrics.js';
+import { unpackInts } from '../loop/packed.js';
+import { metricOutputs } from '../loop/metrics.js';
 import { design, envIdOf, type DesignerDeps, type GroundingDoc } from './design.js';
 import { loadLibraryEnvs } from './library-envs.js';
 import { resolve } from 'node:path';

@@ -4,9 +4,9 @@ import type { Actor, ActorEnv, ActorOutput, HandlerContext } from '../../runtime
 import { Metric } from '../../runtime/message-types.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
-import { loopOptionsOf } from '../loop-options.js';
-import { MemoryStore, newMemoryEntry, type MemoryStats } from '../memory/index.js';
-import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../messages.js';
+import { loopOptionsOf } from '../loop/options.js';
+import { MemoryStore, newMemoryEntry, type MemoryStats } from '../loop/memory/index.js';
+import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../loop/messages.js';
 import { BaselineStore } from './baseline-store.js';
 import { labelAccepted, labelRejected } from './label.js';
 import { validateEvaluatorOptions, type EvaluatorOptions, type ResolvedEvaluatorOptions } from './options.js';

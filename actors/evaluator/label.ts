@@ -1,6 +1,6 @@
 // Builds the evaluator's output for one environment: a LabeledBatch with the designer's sample and the agent's
 // training episodes, each with its advantage. Pure; the designer advantage comes from the baseline step.
-import type { EnvRejectedBody, Labeled, LabeledBatchBody, TrajectoryGroupBody } from '../messages.js';
+import type { EnvRejectedBody, Labeled, LabeledBatchBody, TrajectoryGroupBody } from '../loop/messages.js';
 import type { ResolvedEvaluatorOptions } from './options.js';
 import { agentAdvantages, type EnvScore } from './score.js';
 

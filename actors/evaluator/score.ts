@@ -1,6 +1,6 @@
 // Pure scoring of one environment: regret and feasibility from its episodes, the designer's reward,
 // and GRPO-style group-normalised agent advantages. No I/O; the actor and the tests share it.
-import type { Episode } from '../messages.js';
+import type { Episode } from '../loop/messages.js';
 import type { ResolvedEvaluatorOptions } from './options.js';
 
 export function mean(xs: readonly number[]): number {

@@ -5,8 +5,8 @@ import {
   AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
-import type { LoopOptions } from '../loop-options.js';
-import { resolvePolicyModel } from '../policy/policy-model.js';
+import type { LoopOptions } from '../loop/options.js';
+import { resolvePolicyModel } from '../loop/policy/policy-model.js';
 import { LearnerStateError } from './errors.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import type { LearnerOptions, ResolvedLearnerOptions } from './options.js';

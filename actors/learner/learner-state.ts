@@ -1,5 +1,5 @@
 // The learner logic's vocabulary: its options, state, the events it is fed and the effects it asks for.
-import type { Labeled } from '../messages.js';
+import type { Labeled } from '../loop/messages.js';
 import type { DropReason } from './accounting.js';
 import type { LearnerState } from './learner-checkpoint.js';
 import type { LearnerStats, UpdateReport } from './learner-metrics.js';

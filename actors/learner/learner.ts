@@ -4,7 +4,7 @@
 // accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher, isWeightTransportError } from '../../model/weight-sync.js';
+import { WeightPublisher, isWeightTransportError } from '../../weight-sync/index.js';
 import { parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';

@@ -2,8 +2,8 @@
 // behaviour log-probs, the advantage) and decides admission by staleness. Consecutive turns of an agent episode
 // whose prompt extends the previous prompt and completion are merged into one row: causal attention gives every
 // sampled token exactly the context it was sampled in, and the shared prefix is computed once instead of per turn.
-import type { Labeled } from '../messages.js';
-import { unpackFloats, unpackInts } from '../packed.js';
+import type { Labeled } from '../loop/messages.js';
+import { unpackFloats, unpackInts } from '../loop/packed.js';
 import { SampleShapeError } from './errors.js';
 
 export interface Row {
@@ -76,7 +76,7 @@ export function trajectoryRows(traj: Labeled, limits: { contextLength: number; v
 export const rowTokens = (r: Row): number => r.positions.length;
 
 // msgpack hands bytes back as Node Buffers, whose slice() is a view into a shared pool: copy through
-// Uint8Array.prototype.slice so the typed array owns exactly these bytes (actors/packed.ts's unpack* trip on this).
+// Uint8Array.prototype.slice so the typed array owns exactly these bytes (actors/loop/packed.ts's unpack* trip on this).
 function ownBytes(bytes: Uint8Array): ArrayBuffer {
   return Uint8Array.prototype.slice.call(bytes).buffer;
 }

@@ -5,10 +5,10 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnvAccepted, LabeledBatch, TrajectoryGroup } from '../../actors/messages.js';
-import { unpackInts } from '../../actors/packed.js';
+import { EnvAccepted, LabeledBatch, TrajectoryGroup } from '../../actors/loop/messages.js';
+import { unpackInts } from '../../actors/loop/packed.js';
 import { readAccounting } from '../../actors/learner/accounting.js';
-import { MemoryStore } from '../../actors/memory/memory-store.js';
+import { MemoryStore } from '../../actors/loop/memory/memory-store.js';
 import { PolicyVersion } from '../../runtime/message-types.js';
 import { decode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, STREAMS, SUBJECTS } from '../../runtime/subjects.js';

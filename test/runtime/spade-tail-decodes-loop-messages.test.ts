@@ -2,8 +2,8 @@
 // composition root, which hands its message catalog to the runtime (runtime/ itself knows none of them).
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { EnvRejected, type EnvRejectedBody } from '../../actors/messages.js';
-import { packFloats, packInts } from '../../actors/packed.js';
+import { EnvRejected, type EnvRejectedBody } from '../../actors/loop/messages.js';
+import { packFloats, packInts } from '../../actors/loop/packed.js';
 import { encode } from '../../runtime/messages.js';
 import { repoPath } from '../../runtime/paths.js';
 import { SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';

@@ -3,9 +3,9 @@
 // of turn) are masked in.
 import t from 'tap';
 import { loadTokenizer } from '../../model/index.js';
-import { agentPrompt, endOfTurn, type AgentTurn } from '../../actors/prompts.js';
+import { agentPrompt, endOfTurn, type AgentTurn } from '../../actors/loop/prompts.js';
 import { SandboxPool } from '../../sandbox/index.js';
-import { agentExamples, loadLibrary, oracleEpisodes } from '../../actors/warmstart/index.js';
+import { agentExamples, loadLibrary, oracleEpisodes } from '../../warmstart/index.js';
 
 const tok = loadTokenizer();
 

@@ -2,7 +2,7 @@
 // sandbox validation (a small seeded sample; docs/warm-start.md has the N=40 figures).
 import t from 'tap';
 import { existsSync } from 'node:fs';
-import { evaluateDesigner } from '../../actors/warmstart/index.js';
+import { evaluateDesigner } from '../../warmstart/index.js';
 import { repoPath } from '../../runtime/paths.js';
 
 const dir = repoPath('model', 'checkpoints', 'base');

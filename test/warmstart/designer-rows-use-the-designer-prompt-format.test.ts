@@ -2,9 +2,9 @@
 // library module and end of turn, with only the module (and its end of turn) masked in; memory never names the target.
 import t from 'tap';
 import { loadTokenizer } from '../../model/index.js';
-import { designerPrompt, endOfTurn } from '../../actors/prompts.js';
+import { designerPrompt, endOfTurn } from '../../actors/loop/prompts.js';
 import { makeRandom } from '../../sandbox/index.js';
-import { designerExample, loadLibrary, sampleMemory } from '../../actors/warmstart/index.js';
+import { designerExample, loadLibrary, sampleMemory } from '../../warmstart/index.js';
 
 const tok = loadTokenizer();
 

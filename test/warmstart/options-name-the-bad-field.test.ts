@@ -1,6 +1,6 @@
 // A bad or unknown warm-start option throws OptionsError naming the field and what was expected; the defaults validate.
 import t from 'tap';
-import { DEFAULT_WARM_START_OPTIONS, validateWarmStartOptions, type WarmStartOptions } from '../../actors/warmstart/index.js';
+import { DEFAULT_WARM_START_OPTIONS, validateWarmStartOptions, type WarmStartOptions } from '../../warmstart/index.js';
 import { isOptionsError } from '../../runtime/options.js';
 
 t.same(validateWarmStartOptions(), DEFAULT_WARM_START_OPTIONS);

@@ -3,8 +3,8 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig } from '../../model/index.js';
-import { designerPrompt } from '../../actors/prompts.js';
-import { libraryMemoryLine, loadLibrary } from '../../actors/warmstart/index.js';
+import { designerPrompt } from '../../actors/loop/prompts.js';
+import { libraryMemoryLine, loadLibrary } from '../../warmstart/index.js';
 import { makeRandom } from '../../sandbox/index.js';
 import { repoPath } from '../../runtime/paths.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadCheckpoint, parameterShapes } from '../../model/index.js';
-import { warmStart } from '../../actors/warmstart/index.js';
+import { warmStart } from '../../warmstart/index.js';
 
 t.test('a few steps on a tiny model reduce the loss and save a loadable checkpoint', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'warm-start-'));

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { playGroup, type AgentDeps } from '../../../actors/agent/play.js';
-import { PolicyService } from '../../../actors/policy/policy-service.js';
-import type { AcceptedEnv } from '../../../actors/messages.js';
-import { unpackFloats, unpackInts } from '../../../actors/packed.js';
+import { PolicyService } from '../../../actors/loop/policy/policy-service.js';
+import type { AcceptedEnv } from '../../../actors/loop/messages.js';
+import { unpackFloats, unpackInts } from '../../../actors/loop/packed.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 import { SandboxPool } from '../../../sandbox/index.js';
-import { TINY_POLICY, tinyLoop } from '../policy/tiny-loop.js';
+import { TINY_POLICY, tinyLoop } from '../loop/policy/tiny-loop.js';
 
 const FAULTY = `export const spec = { name: "faulty", description: "Say anything twice.", hint: "Anything works.", maxTurns: 5 };
 export default class Env {

@@ -8,14 +8,14 @@ import { AckPolicy, DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
 import { createAgentActor } from '../../../actors/agent/agent-actor.js';
 import { createDesignerActor } from '../../../actors/designer/designer-actor.js';
 import { createSandboxActor } from '../../../actors/sandbox/sandbox-actor.js';
-import { MemoryStore } from '../../../actors/memory/memory-store.js';
-import { DesignJob, type AcceptedEnv, type Episode } from '../../../actors/messages.js';
+import { MemoryStore } from '../../../actors/loop/memory/memory-store.js';
+import { DesignJob, type AcceptedEnv, type Episode } from '../../../actors/loop/messages.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { decodeAny, encode } from '../../../runtime/messages.js';
 import { STREAMS, SUBJECTS } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
-import { TINY_POLICY } from '../policy/tiny-loop.js';
+import { TINY_POLICY } from '../loop/policy/tiny-loop.js';
 
 interface Seen { type: string; body: Record<string, unknown> }
 

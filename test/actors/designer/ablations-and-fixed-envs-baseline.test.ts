@@ -3,9 +3,9 @@
 import t from 'tap';
 import { design } from '../../../actors/designer/design.js';
 import { loadLibraryEnvs } from '../../../actors/designer/library-envs.js';
-import type { AcceptedEnv } from '../../../actors/messages.js';
+import type { AcceptedEnv } from '../../../actors/loop/messages.js';
 import { SandboxPool } from '../../../sandbox/index.js';
-import { tinyLoop } from '../policy/tiny-loop.js';
+import { tinyLoop } from '../loop/policy/tiny-loop.js';
 import { tok, scripted, memory, known, doc } from './scripted-designer.js';
 
 const NO_DEFAULT = 'export const spec = { name: "x", description: "d", hint: "h", maxTurns: 4 };\n';

@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { design, envIdOf, type DesignerDeps } from '../../../actors/designer/design.js';
-import type { AcceptedEnv, Sample } from '../../../actors/messages.js';
-import { unpackInts } from '../../../actors/packed.js';
+import type { AcceptedEnv, Sample } from '../../../actors/loop/messages.js';
+import { unpackInts } from '../../../actors/loop/packed.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 import { SandboxPool } from '../../../sandbox/index.js';
-import { tinyLoop } from '../policy/tiny-loop.js';
+import { tinyLoop } from '../loop/policy/tiny-loop.js';
 import { tok, scripted, memory, known, doc } from './scripted-designer.js';
 
 const GOOD = readFileSync(repoPath('envs', 'library', 'reasoning', 'sum-to-target.js'), 'utf8');

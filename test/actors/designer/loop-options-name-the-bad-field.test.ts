@@ -1,7 +1,7 @@
 // LoopOptions: any subset at any depth merges over the defaults; a bad or unknown field throws OptionsError
 // naming its dotted path under `loop` and what was expected; a cluster config without a loop section yields the defaults.
 import t from 'tap';
-import { DEFAULT_LOOP_OPTIONS, loopOptionsOf, validateLoopOptions } from '../../../actors/loop-options.js';
+import { DEFAULT_LOOP_OPTIONS, loopOptionsOf, validateLoopOptions } from '../../../actors/loop/options.js';
 import { isOptionsError } from '../../../runtime/options.js';
 
 t.test('merge and defaults', async (t) => {

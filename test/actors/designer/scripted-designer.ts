@@ -1,9 +1,9 @@
 // Shared by the designer tests: a stand-in policy that only chooses the completion text (the real sampler is
-// tested in test/actors/policy), an in-memory memory store, two known entries and a corpus document.
-import { newMemoryEntry, withEvaluation, type MemoryEntry } from '../../../actors/memory/memory-entry.js';
-import type { Policy } from '../../../actors/policy/policy-service.js';
-import type { Sample } from '../../../actors/messages.js';
-import { packFloats, packInts } from '../../../actors/packed.js';
+// tested in test/actors/loop/policy), an in-memory memory store, two known entries and a corpus document.
+import { newMemoryEntry, withEvaluation, type MemoryEntry } from '../../../actors/loop/memory/memory-entry.js';
+import type { Policy } from '../../../actors/loop/policy/policy-service.js';
+import type { Sample } from '../../../actors/loop/messages.js';
+import { packFloats, packInts } from '../../../actors/loop/packed.js';
 import { loadTokenizer } from '../../../model/tokenizer.js';
 
 export const tok = loadTokenizer('bpe-2048');

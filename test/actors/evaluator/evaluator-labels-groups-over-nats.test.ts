@@ -4,8 +4,8 @@
 import t from 'tap';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { createEvaluatorActor, BASELINE_KEY, type BaselineState } from '../../../actors/evaluator/index.js';
-import { MemoryStore } from '../../../actors/memory/index.js';
-import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../../../actors/messages.js';
+import { MemoryStore } from '../../../actors/loop/memory/index.js';
+import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../../../actors/loop/messages.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { Metric } from '../../../runtime/message-types.js';

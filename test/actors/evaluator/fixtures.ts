@@ -1,6 +1,6 @@
 // Hand-made loop messages for evaluator tests: samples with packed tokens, episodes with chosen returns.
-import { packFloats, packInts } from '../../../actors/packed.js';
-import type { AcceptedEnv, Episode, Sample } from '../../../actors/messages.js';
+import { packFloats, packInts } from '../../../actors/loop/packed.js';
+import type { AcceptedEnv, Episode, Sample } from '../../../actors/loop/messages.js';
 
 export function sample(tokens: number[], version = 0): Sample {
   return {

@@ -3,8 +3,8 @@
 import t from 'tap';
 import { AdamW, ModelSession, initParameters } from '../../../model/index.js';
 import { PolicyTrainer, trajectoryRows } from '../../../actors/learner/index.js';
-import type { Labeled, Sample } from '../../../actors/messages.js';
-import { packFloats, packInts } from '../../../actors/packed.js';
+import type { Labeled, Sample } from '../../../actors/loop/messages.js';
+import { packFloats, packInts } from '../../../actors/loop/packed.js';
 import { TINY } from './tiny.js';
 
 const turn = (prompt: number[], tokens: number[], lp: number[]): Sample => ({

@@ -2,7 +2,7 @@
 // next version, and on the host's drain checkpoints and acks everything it consumed.
 import t from 'tap';
 import { createLearnerActor, readAccounting } from '../../../actors/learner/index.js';
-import { openWeightStores, readPolicyRecord } from '../../../model/weight-sync.js';
+import { openWeightStores, readPolicyRecord } from '../../../weight-sync/index.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { existsSync } from 'node:fs';

@@ -3,9 +3,9 @@
 // the policy service's weight checks and reach its sampler.
 import t from 'tap';
 import { learnerModelFrom } from '../../../actors/learner/index.js';
-import { validateLoopOptions } from '../../../actors/loop-options.js';
-import { PolicyService } from '../../../actors/policy/policy-service.js';
-import { unpackInts } from '../../../actors/packed.js';
+import { validateLoopOptions } from '../../../actors/loop/options.js';
+import { PolicyService } from '../../../actors/loop/policy/policy-service.js';
+import { unpackInts } from '../../../actors/loop/packed.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { hostedLearner, learnerOptions, publishBatch, when } from './tiny.js';
 

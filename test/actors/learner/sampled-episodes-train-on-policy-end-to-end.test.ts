@@ -4,8 +4,8 @@
 import t from 'tap';
 import { createEvaluatorActor } from '../../../actors/evaluator/index.js';
 import { createLearnerActor, readAccounting } from '../../../actors/learner/index.js';
-import { TrajectoryGroup, type Episode, type Sample } from '../../../actors/messages.js';
-import { packFloats, packInts } from '../../../actors/packed.js';
+import { TrajectoryGroup, type Episode, type Sample } from '../../../actors/loop/messages.js';
+import { packFloats, packInts } from '../../../actors/loop/packed.js';
 import { ModelSession, Sampler, initParameters } from '../../../model/index.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { encode } from '../../../runtime/messages.js';

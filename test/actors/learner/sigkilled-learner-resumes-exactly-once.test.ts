@@ -3,7 +3,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { readAccounting } from '../../../actors/learner/index.js';
-import { openWeightStores, readPolicyRecord } from '../../../model/weight-sync.js';
+import { openWeightStores, readPolicyRecord } from '../../../weight-sync/index.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';

@@ -3,7 +3,7 @@
 // also after the version moves on.
 import t, { type Test } from 'tap';
 import { readAccounting, stalenessQuantile, type UpdateReport } from '../../../actors/learner/index.js';
-import { WeightPublisher } from '../../../model/weight-sync.js';
+import { WeightPublisher } from '../../../weight-sync/index.js';
 import { initParameters, validateDecoderConfig, parameterShapes } from '../../../model/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { TINY, hostedLearner, learnerOptions, publishBatch, traj } from './tiny.js';

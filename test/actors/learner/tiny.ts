@@ -1,6 +1,6 @@
 // A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), and helpers to build labeled batches.
-import { packFloats, packInts } from '../../../actors/packed.js';
-import { LabeledBatch, type Labeled } from '../../../actors/messages.js';
+import { packFloats, packInts } from '../../../actors/loop/packed.js';
+import { LabeledBatch, type Labeled } from '../../../actors/loop/messages.js';
 import type { EventEmitter } from 'node:events';
 import type { Test } from 'tap';
 import { createLearnerActor, type LearnerActorHooks, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';

@@ -1,7 +1,7 @@
 // Decode steps on a graph with the weights baked in give the log-probs and keys/values of the graph that takes them
 // as feeds; other weights keep the feed path, and a newer version supersedes an older one.
 import t from 'tap';
-import { concatKv } from '../../../model/kv-batch.js';
+import { concatKv } from '../../../model/sampler/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 import { config, scaled } from './scaled-weights.js';
 

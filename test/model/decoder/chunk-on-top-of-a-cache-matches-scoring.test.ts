@@ -1,7 +1,7 @@
 // A chunk of several tokens on top of a KV cache (P > 0, S > 1) gives the scoring graph's log-probs.
 import t from 'tap';
 import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
-import { concatKv } from '../../../model/kv-batch.js';
+import { concatKv } from '../../../model/sampler/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 
 const config: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 32, vocab: 40, ffnHidden: 48 };

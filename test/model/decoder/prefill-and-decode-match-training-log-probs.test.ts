@@ -2,7 +2,7 @@
 // graph, and the scoring graph gives them too (GQA, batch 2).
 import t from 'tap';
 import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
-import { concatKv } from '../../../model/kv-batch.js';
+import { concatKv } from '../../../model/sampler/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 
 const config: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 32, vocab: 40, ffnHidden: 48 };

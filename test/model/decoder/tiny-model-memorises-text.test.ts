@@ -3,7 +3,7 @@
 import t from 'tap';
 import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
 import { AdamW } from '../../../model/optimizer.js';
-import { Sampler } from '../../../model/sampler.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
 import { ModelSession } from '../../../model/session.js';
 
 const TEXT = 'the quick brown fox jumps over the lazy dog';

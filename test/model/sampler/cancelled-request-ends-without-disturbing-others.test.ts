@@ -2,7 +2,7 @@
 // carries on unchanged. Stop strings cut the text; stop tokens end the generation.
 import t from 'tap';
 import { ModelSession } from '../../../model/session.js';
-import { Sampler } from '../../../model/sampler.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
 import { LETTERS, TINY, tinyWeights } from './tiny.js';
 
 t.test('cancel running and waiting requests', async (t) => {

@@ -2,7 +2,7 @@
 // greedy outputs and log-probs equal those of each request run alone.
 import t from 'tap';
 import { ModelSession } from '../../../model/session.js';
-import { Sampler, type SampleOutput } from '../../../model/sampler.js';
+import { Sampler, type SampleOutput } from '../../../model/sampler/sampler.js';
 import { TINY, tinyWeights } from './tiny.js';
 
 const prompts = [[1, 2, 3], [4, 5, 6, 7, 8, 9, 10], [11], [12, 13, 14, 15, 16]];

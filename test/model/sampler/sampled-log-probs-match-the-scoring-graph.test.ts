@@ -2,7 +2,7 @@
 // same tokens, for concurrent requests whose caches grow past several capacity doublings.
 import t from 'tap';
 import { ModelSession } from '../../../model/session.js';
-import { Sampler } from '../../../model/sampler.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
 import { TINY, tinyWeights } from './tiny.js';
 
 t.test('sampled log-probs = scoring-graph log-probs (max abs diff <= 1e-4)', async (t) => {

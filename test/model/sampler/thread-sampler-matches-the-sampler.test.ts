@@ -3,9 +3,9 @@
 // with a typed error and restarts, with the newest weights, on the next request.
 import t from 'tap';
 import { validateDecoderConfig } from '../../../model/decoder.js';
-import { isSamplerError } from '../../../model/sampler-errors.js';
-import { ThreadSampler, isSamplerThreadError } from '../../../model/sampler-thread.js';
-import { Sampler } from '../../../model/sampler.js';
+import { isSamplerError } from '../../../model/sampler/errors.js';
+import { ThreadSampler, isSamplerThreadError } from '../../../model/sampler/thread.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
 import { ModelSession } from '../../../model/session.js';
 import { LETTERS, TINY, tinyWeights } from './tiny.js';
 

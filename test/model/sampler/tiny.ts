@@ -1,6 +1,6 @@
 // A tiny decoder, weights that make greedy outputs vary, and a one-letter-per-token codec for sampler tests.
 import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
-import type { TextCodec } from '../../../model/sampler.js';
+import type { TextCodec } from '../../../model/sampler/sampler.js';
 
 export const TINY: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 48, vocab: 26, ffnHidden: 48 };
 

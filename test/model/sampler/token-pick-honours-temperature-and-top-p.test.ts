@@ -1,7 +1,7 @@
 // pickToken: greedy at temperature 0, top-p keeps only the nucleus, draws follow the tempered distribution,
 // and the reported sample log-prob is that of the distribution drawn from.
 import t from 'tap';
-import { pickToken, seededUniform } from '../../../model/token-pick.js';
+import { pickToken, seededUniform } from '../../../model/sampler/token-pick.js';
 
 const logp = Float64Array.from([0.5, 0.3, 0.15, 0.05], Math.log);
 

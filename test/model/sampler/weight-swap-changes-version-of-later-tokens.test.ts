@@ -1,9 +1,9 @@
 // setWeights() between steps: tokens sampled before keep the old version, later ones carry the new version and
 // come from the new weights; versions never go backwards.
 import t from 'tap';
-import { isSamplerError } from '../../../model/sampler-errors.js';
+import { isSamplerError } from '../../../model/sampler/errors.js';
 import { ModelSession } from '../../../model/session.js';
-import { Sampler } from '../../../model/sampler.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
 import { TINY, tinyWeights } from './tiny.js';
 
 t.test('a swap mid-generation splits the versions at the next token', async (t) => {

@@ -1,0 +1,169 @@
+// The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
+// from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
+import { loadCheckpoint } from '../../../model/checkpoint.js';
+import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/decoder.js';
+import { Sampler } from '../../../model/sampler/sampler.js';
+import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/thread.js';
+import { ModelSession, type Weights } from '../../../model/session.js';
+import type { Tokenizer } from '../../../model/tokenizer.js';
+import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
+import type { Sample } from '../messages.js';
+import { packFloats, packInts } from '../packed.js';
+import { PolicyError, PromptTooLongError } from '../errors.js';
+import type { LoopOptions } from '../options.js';
+import { resolvePolicyModel } from './policy-model.js';
+
+export interface PolicySampleOptions {
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  signal?: AbortSignal;
+  /** Names the caller in errors. */
+  role?: 'designer' | 'agent';
+}
+
+/** What actors need from the policy (the service, or a stand-in in unit tests of actor logic). */
+export interface Policy {
+  readonly tokenizer: Tokenizer;
+  readonly contextLength: number;
+  sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample>;
+}
+
+export interface PolicyServiceOptions {
+  policy: LoopOptions['policy'];
+  /** Where published weights come from; null or absent = no weight sync. */
+  conn?: WeightSyncConnection | null;
+  log?: (line: string) => void;
+}
+
+export interface PolicyStats {
+  samples: number;
+  tokens: number;
+  version: number;
+}
+
+interface Loaded {
+  config: ResolvedDecoderConfig;
+  weights: Weights;
+  tokenizer: Tokenizer;
+  version: number;
+  source: string;
+}
+
+async function loadModel(p: LoopOptions['policy'], log: (line: string) => void): Promise<Loaded> {
+  const m = resolvePolicyModel(p);
+  if (m.kind === 'checkpoint') {
+    try {
+      const ck = await loadCheckpoint(m.dir, { optimizer: false });
+      const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
+      return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: m.dir };
+    } catch (err) {
+      throw new PolicyError(`cannot load checkpoint ${m.dir}: ${(err as Error).message}`, { checkpoint: m.dir }, err);
+    }
+  }
+  if (m.missing !== null && p.missingCheckpoint === 'fail') throw new PolicyError(`checkpoint ${m.missing} does not exist (loop.policy.missingCheckpoint is "fail")`, { checkpoint: m.missing });
+  const config = validateDecoderConfig(m.config);
+  if (m.missing !== null) log(`policy: no checkpoint at ${m.missing}; using a freshly initialised ${config.layers}x${config.width} model (seed ${m.seed})`);
+  return { config, weights: initParameters(config, m.seed), tokenizer: m.tokenizer, version: 0, source: `init:${m.seed}` };
+}
+
+export class PolicyService implements Policy {
+  private readonly stats_ = { samples: 0, tokens: 0 };
+  private closed = false;
+
+  private constructor(
+    readonly config: ResolvedDecoderConfig,
+    /** The model session when the sampler runs on this thread (loop.policy.ownThread false), else null. */
+    private readonly session: ModelSession | null,
+    readonly sampler: SamplerHandle,
+    readonly tokenizer: Tokenizer,
+    readonly source: string,
+    private watcher: WeightWatcher | null,
+  ) {}
+
+  static async open(o: PolicyServiceOptions): Promise<PolicyService> {
+    const log = o.log ?? (() => undefined);
+    const m = await loadModel(o.policy, log);
+    const stopTokens = [m.tokenizer.specialId('<|end_turn|>'), m.tokenizer.specialId('<|eos|>')];
+    const samplerOptions = { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed };
+    let session: ModelSession | null = null;
+    let sampler: SamplerHandle;
+    if (o.policy.ownThread) {
+      sampler = await ThreadSampler.start({
+        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, threads: o.policy.threads, codec: m.tokenizer,
+        onError: (err) => log(`policy: ${err.message}; the requests it held failed, the next one restarts it`),
+      }).catch((err: Error) => {
+        throw new PolicyError(`cannot start the sampler thread: ${err.message}`, {}, err);
+      });
+    } else {
+      session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
+      sampler = new Sampler(session, m.weights, m.version, m.tokenizer, samplerOptions);
+    }
+    let watcher: WeightWatcher | null = null;
+    if (o.policy.weightSync && o.conn) {
+      try {
+        watcher = await watchIntoSampler(o.conn, sampler, {
+          shapes: parameterShapes(m.config),
+          onError: (err) => log(`policy: weight sync: ${err instanceof Error ? err.message : String(err)}`),
+        });
+      } catch (err) {
+        // Do not leave a sampler thread (or session) behind: it would keep the process alive.
+        await sampler.close().catch(() => undefined);
+        await session?.release().catch(() => undefined);
+        throw err;
+      }
+    }
+    log(`policy: ${m.source}, version ${m.version}, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
+    return new PolicyService(m.config, session, sampler, m.tokenizer, m.source, watcher);
+  }
+
+  get contextLength(): number {
+    return this.config.contextLength;
+  }
+
+  get version(): number {
+    return this.sampler.policyVersion;
+  }
+
+  get stats(): PolicyStats {
+    return { ...this.stats_, version: this.version };
+  }
+
+  /** Samples one completion (ending at <|end_turn|>, which stays in the tokens but not the text); maxTokens is cut to the context left. */
+  async sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample> {
+    if (this.closed) throw new PolicyError('the policy service is closed');
+    const room = this.contextLength - prompt.length;
+    if (room < 1) throw new PromptTooLongError(opts.role ?? 'agent', prompt.length, this.contextLength - 1);
+    const out = await this.sampler.generate({
+      prompt, temperature: opts.temperature, topP: opts.topP, maxTokens: Math.min(opts.maxTokens, room),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    this.stats_.samples++;
+    this.stats_.tokens += out.tokens.length;
+    return {
+      promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.logprobs), versions: packInts(out.versions),
+      text: out.text, finishReason: out.finishReason,
+    };
+  }
+
+  /** Resolves once published weights of `version` or newer are in the sampler (they apply from the next decode step). */
+  async waitForVersion(version: number): Promise<void> {
+    if (this.version >= version) return;
+    if (!this.watcher) throw new PolicyError(`policy version ${this.version} cannot reach ${version}: weight sync is off (loop.policy.weightSync, or no connection)`, { version });
+    await this.watcher.waitForVersion(version);
+  }
+
+  /** Applies weights locally (tests, or a learner sharing the process). */
+  setWeights(weights: Weights, version: number): void {
+    this.sampler.setWeights(weights, version);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.watcher?.stop();
+    this.watcher = null;
+    await this.sampler.close();
+    await this.session?.release();
+  }
+}

@@ -1,0 +1,137 @@
+// The running batch's KV cache in preallocated buffers, per layer (B, K, capacity, D), plus per row which slots
+// hold its keys. A decode step writes one slot per row in place (the graph returns only new keys/values); rows join
+// and leave by repacking (valid slots moved to the front: attention ignores slot order because RoPE is applied
+// before caching), and a full buffer doubles. Masked slots cost attention reads, never copies.
+import ort from 'onnxruntime-node';
+import type { KvCache } from '../session.js';
+
+const MASKED = -1e9;
+type Floats = Float32Array | Float64Array;
+
+/** Row `row` of a prefill's new keys/values (B', K, S, D), and which of its S slots are real tokens (left padding is not). */
+export interface Joiner {
+  cache: KvCache;
+  row: number;
+  valid: Uint8Array;
+}
+
+const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
+
+export class KvBatch {
+  private k: Floats[] = [];
+  private v: Floats[] = [];
+  /** Per row: 1 where the slot holds one of its tokens; length = capacity. */
+  private valid: Uint8Array[] = [];
+  private capacity = 0;
+  /** Slots [0, used) have been written for some row; the next decode step writes slot `used`. */
+  private used = 0;
+
+  constructor(readonly layers: number, readonly kvHeads: number, readonly headSize: number, readonly dtype: 'float32' | 'float64', readonly minCapacity = 16) {}
+
+  get rows(): number { return this.valid.length; }
+  get slots(): number { return this.capacity; }
+
+  private alloc(n: number): Floats {
+    return this.dtype === 'float64' ? new Float64Array(n) : new Float32Array(n);
+  }
+
+  /** The buffers as graph feeds (views, no copy): past.<i>.k / past.<i>.v (B, K, capacity, D). */
+  feeds(): KvCache {
+    const dims = [this.rows, this.kvHeads, this.capacity, this.headSize];
+    return { k: this.k.map((a) => new ort.Tensor(this.dtype, a, dims)), v: this.v.map((a) => new ort.Tensor(this.dtype, a, dims)) };
+  }
+
+  /** Additive bias (B, 1, capacity+1) for a decode step: each row sees its valid slots and the new token. */
+  decodeBias(): Floats {
+    const P = this.capacity;
+    const bias = this.alloc(this.rows * (P + 1));
+    this.valid.forEach((v, r) => { for (let j = 0; j < P; j++) if (!v[j]) bias[r * (P + 1) + j] = MASKED; });
+    return bias;
+  }
+
+  /** Makes room for one more slot, so the next decode step's keys can be written after it runs. */
+  reserve(): void {
+    if (this.used >= this.capacity) this.repack([...this.valid.keys()], [], this.used + 1);
+  }
+
+  /** After a decode step: writes each row's new key/value (B, K, 1, D) into slot `used`. */
+  append(fresh: KvCache): void {
+    const { kvHeads: K, headSize: D, capacity: P } = this;
+    const j = this.used;
+    for (let l = 0; l < this.layers; l++) {
+      for (const [dst, src] of [[this.k[l]!, fresh.k[l]!.data as Floats], [this.v[l]!, fresh.v[l]!.data as Floats]] as const) {
+        for (let r = 0; r < this.rows; r++) for (let h = 0; h < K; h++) dst.set(src.subarray((r * K + h) * D, (r * K + h + 1) * D), ((r * K + h) * P + j) * D);
+      }
+    }
+    for (const v of this.valid) v[j] = 1;
+    this.used++;
+  }
+
+  /**
+   * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` rows of prefill outputs. Valid
+   * slots are packed to the front; capacity becomes the next power of two above the longest row (and `atLeast`).
+   */
+  repack(keep: readonly number[], joining: readonly Joiner[], atLeast = 0): void {
+    const { kvHeads: K, headSize: D } = this;
+    const srcs: { k: Floats[]; v: Floats[]; row: number; P: number; slots: number[] }[] = [
+      ...keep.map((r) => ({ k: this.k, v: this.v, row: r, P: this.capacity, slots: validSlots(this.valid[r]!) })),
+      ...joining.map((j) => ({
+        k: j.cache.k.map((t) => t.data as Floats), v: j.cache.v.map((t) => t.data as Floats), row: j.row, P: j.cache.k[0]!.dims[2]!, slots: validSlots(j.valid),
+      })),
+    ];
+    const B = srcs.length;
+    const longest = Math.max(0, ...srcs.map((s) => s.slots.length));
+    const P = B === 0 ? 0 : Math.max(this.minCapacity, nextPow2(Math.max(longest + 1, atLeast)));
+    const runs = srcs.map((s) => runsOf(s.slots));
+    const pack = (which: 'k' | 'v', l: number): Floats => {
+      const out = this.alloc(B * K * P * D);
+      srcs.forEach((s, b) => {
+        const src = s[which][l]!;
+        for (let h = 0; h < K; h++) {
+          const from0 = (s.row * K + h) * s.P * D, to0 = (b * K + h) * P * D;
+          for (const [a, z, at] of runs[b]!) out.set(src.subarray(from0 + a * D, from0 + z * D), to0 + at * D);
+        }
+      });
+      return out;
+    };
+    const k = Array.from({ length: this.layers }, (_, l) => pack('k', l));
+    const v = Array.from({ length: this.layers }, (_, l) => pack('v', l));
+    this.k = k;
+    this.v = v;
+    this.capacity = P;
+    this.used = longest;
+    this.valid = srcs.map((s) => { const m = new Uint8Array(P); m.fill(1, 0, s.slots.length); return m; });
+  }
+}
+
+function validSlots(v: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < v.length; j++) if (v[j]) out.push(j);
+  return out;
+}
+
+/** Contiguous runs of slots: [from, to) in the source, starting at `at` in the packed row. */
+function runsOf(slots: readonly number[]): [number, number, number][] {
+  const runs: [number, number, number][] = [];
+  slots.forEach((j, n) => {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === j) last[1]++;
+    else runs.push([j, j + 1, n]);
+  });
+  return runs;
+}
+
+/** Appends new keys/values to a cache along the slot axis (for simple single-batch callers and tests). */
+export function concatKv(past: KvCache, fresh: KvCache): KvCache {
+  const cat = (a: ort.Tensor, b: ort.Tensor): ort.Tensor => {
+    const [B, K, P, D] = a.dims as number[], S = b.dims[2]!;
+    const out = new (a.data.constructor as Float32ArrayConstructor)(B! * K! * (P! + S) * D!);
+    const x = a.data as Float32Array, y = b.data as Float32Array;
+    for (let r = 0; r < B! * K!; r++) {
+      out.set(x.subarray(r * P! * D!, (r + 1) * P! * D!), r * (P! + S) * D!);
+      out.set(y.subarray(r * S * D!, (r + 1) * S * D!), (r * (P! + S) + P!) * D!);
+    }
+    return new ort.Tensor(a.type as 'float32', out, [B!, K!, P! + S, D!]);
+  };
+  return { k: past.k.map((t, i) => cat(t, fresh.k[i]!)), v: past.v.map((t, i) => cat(t, fresh.v[i]!)) };
+}

@@ -1,0 +1,86 @@
+// The deterministic stream of training batches: designer rows cycle through the designer's modules in a fresh
+// shuffled order each pass (a new document and memory every time), agent rows cycle through the oracle episodes (hinted or not at
+// random); a batch holds rows of one role, as many as fit in batchTokens once padded.
+import { makeRandom } from '../sandbox/index.js';
+import type { Tokenizer } from '../model/tokenizer.js';
+import type { DocumentSource } from './documents.js';
+import { agentExamples, designerExample, sampleMemory, type Example, type Role } from './examples.js';
+import type { LibraryEnv } from './library.js';
+import type { OracleEpisode } from './oracle-episodes.js';
+
+export interface DataStreamOptions {
+  seed: number;
+  batchTokens: number;
+  contextLength: number;
+  maxMemory: number;
+  agentMaxPromptTokens: number;
+  agentFraction: number;
+}
+
+export class WarmStartData {
+  private readonly random: () => number;
+  private designerOrder: LibraryEnv[] = [];
+  private agentOrder: OracleEpisode[] = [];
+  private readonly queued: Record<Role, Example[]> = { designer: [], agent: [] };
+  private readonly byName: Map<string, LibraryEnv>;
+  /** Rows dropped because they exceed the context. */
+  dropped = 0;
+
+  /** `library` names memory lines and agent envs; `designerEnvs` (a subset) are the modules the designer learns to write. */
+  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly designerEnvs: readonly LibraryEnv[],
+    private readonly episodes: readonly OracleEpisode[],
+    private readonly docs: DocumentSource, private readonly o: DataStreamOptions) {
+    this.random = makeRandom(o.seed);
+    this.byName = new Map(library.map((e) => [e.name, e]));
+  }
+
+  /** Step s trains the agent when the running share of agent steps falls behind agentFraction. */
+  roleOf(step: number): Role {
+    if (this.episodes.length === 0) return 'designer';
+    return Math.floor((step + 1) * this.o.agentFraction) > Math.floor(step * this.o.agentFraction) ? 'agent' : 'designer';
+  }
+
+  nextBatch(step: number): { role: Role; rows: Example[] } {
+    const role = this.roleOf(step);
+    const rows: Example[] = [];
+    for (;;) {
+      const next = this.peek(role);
+      const longest = Math.max(next.tokens.length, ...rows.map((r) => r.tokens.length));
+      if (rows.length > 0 && longest * (rows.length + 1) > this.o.batchTokens) break;
+      rows.push(this.queued[role].shift()!);
+    }
+    return { role, rows };
+  }
+
+  private peek(role: Role): Example {
+    while (this.queued[role].length === 0) {
+      for (const ex of role === 'designer' ? [this.nextDesigner()] : this.nextAgent()) {
+        if (ex.tokens.length > this.o.contextLength) this.dropped++;
+        else this.queued[role].push(ex);
+      }
+    }
+    return this.queued[role][0]!;
+  }
+
+  private nextDesigner(): Example {
+    if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.designerEnvs);
+    const env = this.designerOrder.pop()!;
+    const doc = this.docs.sample(this.random).text;
+    return designerExample(this.tok, env, doc, sampleMemory(this.library, env.name, this.o.maxMemory, this.random));
+  }
+
+  private nextAgent(): Example[] {
+    if (this.agentOrder.length === 0) this.agentOrder = this.shuffled(this.episodes);
+    const ep = this.agentOrder.pop()!;
+    return agentExamples(this.tok, this.byName.get(ep.env)!, ep, this.random() < 0.5, this.o.agentMaxPromptTokens);
+  }
+
+  private shuffled<T>(xs: readonly T[]): T[] {
+    const a = [...xs];
+    for (let i = a.length - 1; i > 0; i--) {
+      const j = Math.floor(this.random() * (i + 1));
+      [a[i], a[j]] = [a[j]!, a[i]!];
+    }
+    return a;
+  }
+}

@@ -1,0 +1,109 @@
+// Measures a checkpoint as a designer: samples N modules for corpus documents (with 0..K memory lines, the warm-start
+// prompt distribution), validates each in the sandbox, and counts passes, failing stages and copies of the library.
+import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
+import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
+import { designerPrompt, endOfTurn } from '../actors/loop/prompts.js';
+import { openDocuments, type DocumentSourceKind } from './documents.js';
+import { OptionsError } from '../runtime/options.js';
+import { sampleMemory } from './examples.js';
+import { loadLibrary } from './library.js';
+
+export interface DesignerEvalOptions {
+  checkpoint: string;
+  samples?: number;
+  temperature?: number;
+  topP?: number;
+  maxMemory?: number;
+  seed?: number;
+  documents?: DocumentSourceKind;
+  /** Longest module sampled (also bounded by the context left after the prompt). */
+  maxTokens?: number;
+  /** Sampler rows decoded together. */
+  maxBatch?: number;
+  /** Sandbox per-call budget; the default allows for a loaded 2-core machine (the library test uses the same). */
+  callTimeoutMs?: number;
+  threads?: number;
+}
+
+export const DEFAULT_DESIGNER_EVAL_OPTIONS: Required<Omit<DesignerEvalOptions, 'checkpoint'>> = {
+  samples: 40, temperature: 0.5, topP: 1, maxMemory: 3, seed: 7, documents: 'corpus', maxTokens: 1400, maxBatch: 20, callTimeoutMs: 200, threads: 0,
+};
+
+export interface DesignerSample {
+  doc: string;
+  text: string;
+  tokens: number;
+  finishReason: string;
+  /** 'ok' or the first failing validation stage. */
+  stage: string;
+  detail?: string;
+  name: string | null;
+  /** The module equals a library module byte for byte. */
+  libraryCopy: boolean;
+}
+
+export interface DesignerEvalResult {
+  options: Required<DesignerEvalOptions>;
+  samples: DesignerSample[];
+  passRate: number;
+  stages: Record<string, number>;
+  distinctValidNames: string[];
+  libraryCopies: number;
+  sampleSeconds: number;
+  validateSeconds: number;
+  sampledTokensPerSec: number;
+}
+
+export async function evaluateDesigner(options: DesignerEvalOptions): Promise<DesignerEvalResult> {
+  const o = { ...DEFAULT_DESIGNER_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<DesignerEvalOptions>;
+  if (!Number.isInteger(o.samples) || o.samples < 1) throw new OptionsError('options.samples', 'a positive integer', o.samples);
+  if (!(o.temperature >= 0)) throw new OptionsError('options.temperature', 'a number >= 0', o.temperature);
+  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false });
+  const tok = ck.tokenizer;
+  const config = validateDecoderConfig(ck.config.model);
+  const library = loadLibrary();
+  const copies = new Set(library.map((e) => e.code));
+  const docs = await openDocuments(o.documents);
+  const random = makeRandom(o.seed);
+  const session = await ModelSession.create(config, { graphs: ['sample'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
+  const sampler = new Sampler(session, ck.params, ck.config.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: [endOfTurn(tok)], seed: o.seed });
+  const t0 = performance.now();
+  let outs;
+  const requests = Array.from({ length: o.samples }, () => {
+    const doc = docs.sample(random);
+    const prompt = designerPrompt(tok, { doc: doc.text, memory: sampleMemory(library, null, o.maxMemory, random) });
+    return { doc: doc.id, prompt };
+  });
+  try {
+    outs = await Promise.all(requests.map((r) => sampler.generate({ prompt: r.prompt, temperature: o.temperature, topP: o.topP, maxTokens: Math.min(o.maxTokens, config.contextLength - r.prompt.length) })));
+  } finally {
+    await sampler.close();
+    await session.release();
+  }
+  const sampleSeconds = (performance.now() - t0) / 1000;
+  const pool = new SandboxPool({ workers: 2, callTimeoutMs: o.callTimeoutMs, wallClockKillMs: Math.max(5000, o.callTimeoutMs * 10) });
+  const t1 = performance.now();
+  let reports: ValidationReport[];
+  try {
+    reports = await Promise.all(outs.map((s) => pool.validate(s.text)));
+  } finally {
+    await pool.close();
+  }
+  const validateSeconds = (performance.now() - t1) / 1000;
+  const samples: DesignerSample[] = outs.map((s, i) => {
+    const r = reports[i]!;
+    const failing = r.stages.find((x) => !x.ok);
+    return {
+      doc: requests[i]!.doc, text: s.text, tokens: s.tokens.length, finishReason: s.finishReason, stage: r.ok ? 'ok' : (r.failed ?? 'unknown'),
+      ...(failing?.detail ? { detail: failing.detail.slice(0, 200) } : {}), name: r.spec?.name ?? null, libraryCopy: copies.has(s.text),
+    };
+  });
+  const stages: Record<string, number> = { ok: 0, ...Object.fromEntries(VALIDATION_STAGES.map((st) => [st, 0])) };
+  for (const s of samples) stages[s.stage] = (stages[s.stage] ?? 0) + 1;
+  const valid = samples.filter((s) => s.stage === 'ok');
+  return {
+    options: o, samples, passRate: valid.length / samples.length, stages, distinctValidNames: [...new Set(valid.map((s) => s.name!))].sort(),
+    libraryCopies: samples.filter((s) => s.libraryCopy).length, sampleSeconds, validateSeconds,
+    sampledTokensPerSec: outs.reduce((a, s) => a + s.tokens.length, 0) / sampleSeconds,
+  };
+}

@@ -1,0 +1,81 @@
+// The shipped environment library as warm-start material: each module's source, family and spec, and a Node vm
+// copy of the module (kit loaded, Math.random seeded per reset like the sandbox) to ask its oracle for actions.
+import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+import { repoPath } from '../runtime/paths.js';
+import { FIXED_EPOCH_MS, makeRandom, type EnvSpec } from '../sandbox/index.js';
+import { WarmStartDataError } from './errors.js';
+import { loadLibraryEnvs, type LibraryEnv as ShippedEnv } from '../actors/designer/library-envs.js';
+
+export const LIBRARY_FAMILIES = ['reasoning', 'tools', 'games'] as const;
+export type LibraryFamily = (typeof LIBRARY_FAMILIES)[number];
+
+/** The spec fields the warm start reads (the sandbox's EnvSpec less what only the sandbox's checks derive). */
+export type LibrarySpec = Omit<EnvSpec, 'hasOracle'>;
+
+/** A library module (as the designer's loader reads it) with its family checked and its spec read. */
+export interface LibraryEnv extends ShippedEnv {
+  family: LibraryFamily;
+  spec: LibrarySpec;
+}
+
+/** A live copy of a module in a Node vm: only for computing oracle actions, the sandbox stays authoritative. */
+export interface VmEnv {
+  reset(seed: number): string;
+  step(action: string): { observation: string; reward: number; terminated: boolean };
+  oracle(history: { observation: string; action: string }[]): string;
+}
+
+let kitSource: string | undefined;
+
+/** Every library module, in family then file order (read by the designer's fixed-environment loader). */
+export function loadLibrary(root = repoPath('envs', 'library')): LibraryEnv[] {
+  const all = loadLibraryEnvs(root);
+  return LIBRARY_FAMILIES.flatMap((family) =>
+    all.filter((e) => e.family === family).map(({ name, code }) => ({ name, family, code, spec: evaluate(code, name, { current: () => 0 }).spec as LibrarySpec })));
+}
+
+// ES module syntax becomes a script whose last expression hands back the three exports.
+function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[]) => unknown } {
+  kitSource ??= readFileSync(repoPath('envs', 'kit.js'), 'utf8');
+  const cls = /^export default class (\w+)/m.exec(code)?.[1];
+  if (!cls) throw new WarmStartDataError(`${env}: no "export default class Name" line`, env);
+  const script = code.replace(/^export default class /m, 'class ').replace(/^export (const|let|function|class) /gm, '$1 ');
+  const FixedDate = class extends Date {
+    constructor(...a: unknown[]) { if (a.length === 0) super(FIXED_EPOCH_MS); else super(...(a as [number])); }
+    static override now(): number { return FIXED_EPOCH_MS; }
+  };
+  const ctx = vm.createContext({ Date: FixedDate });
+  (vm.runInContext('Math', ctx) as { random: () => number }).random = () => random.current();
+  try {
+    vm.runInContext(kitSource, ctx, { filename: 'kit.js' });
+    return vm.runInContext(`${script}\n;({ spec, Env: ${cls}, oracle: typeof oracle === 'function' ? oracle : undefined })`, ctx, { filename: `${env}.js` });
+  } catch (err) {
+    throw new WarmStartDataError(`${env}: module failed to evaluate in the vm: ${(err as Error).message}`, env, err);
+  }
+}
+
+export function vmEnv(e: LibraryEnv): VmEnv {
+  const random = { current: makeRandom(0) };
+  const m = evaluate(e.code, e.name, random);
+  if (!m.oracle) throw new WarmStartDataError(`${e.name}: exports no oracle`, e.name);
+  const oracle = m.oracle;
+  let inst: any = null;
+  let lastObs = '';
+  return {
+    reset(seed) {
+      random.current = makeRandom(seed);
+      inst = new m.Env();
+      lastObs = String(inst.reset(seed).observation);
+      return lastObs;
+    },
+    step(action) {
+      const r = inst.step(action);
+      lastObs = String(r.observation);
+      return { observation: lastObs, reward: Number(r.reward), terminated: r.terminated === true };
+    },
+    oracle(history) {
+      return String(oracle(lastObs, history.map((h) => ({ ...h }))));
+    },
+  };
+}

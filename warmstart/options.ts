@@ -1,0 +1,126 @@
+// Options of the warm start: model shape, budget (steps and a wall-clock cap), batch size, learning rate, data mix,
+// seed and output, with defaults and validation whose messages name the field.
+import { DEFAULT_POLICY_MODEL } from '../model/decoder.js';
+import { repoPath } from '../runtime/paths.js';
+import type { DocumentSourceKind } from './documents.js';
+import { OptionsError, resolveOptions } from '../runtime/options.js';
+import * as s from '../runtime/schema.js';
+
+export interface WarmStartModelOptions {
+  layers: number;
+  width: number;
+  heads: number;
+  kvHeads: number;
+  contextLength: number;
+}
+
+export interface WarmStartOptions {
+  /** Decoder shape; the vocab always comes from the tokenizer. */
+  model?: Partial<WarmStartModelOptions>;
+  /** Optimizer updates (the learning-rate schedule spans them); with planBy 'clock', the first plan. */
+  steps?: number;
+  /** Wall-clock cap: training stops early (and saves) when it runs out; 0 = none. */
+  minutes?: number;
+  /** Most tokens (rows x padded length) in one step; a longer row gets a step of its own. */
+  batchTokens?: number;
+  lr?: number;
+  minLr?: number;
+  warmupSteps?: number;
+  weightDecay?: number;
+  seed?: number;
+  /** Share of steps that train the agent role (the rest train the designer). */
+  agentFraction?: number;
+  /**
+   * The designer learns the library modules of at most this many tokens (0 = all). A small CPU budget memorises a
+   * few short modules exactly rather than all of them approximately; only exact-enough copies validate.
+   */
+  maxModuleTokens?: number;
+  /**
+   * 'steps': the schedule spans `steps` updates (deterministic given the seed). 'clock': every `replanEvery` steps the
+   * planned step count is re-estimated from the measured step time so that the cosine ends when `minutes` runs out.
+   */
+  planBy?: 'steps' | 'clock';
+  replanEvery?: number;
+  /** Designer prompts carry 0..maxMemory memory lines. */
+  maxMemory?: number;
+  /** Oracle episodes played per library env (seeds 1..n). */
+  episodesPerEnv?: number;
+  /** Agent prompt budget (agentPrompt's maxPromptTokens); the agent actor should use the same. */
+  agentMaxPromptTokens?: number;
+  documents?: DocumentSourceKind;
+  outDir?: string;
+  /** Also write the optimizer state (doubles the checkpoint size). */
+  saveOptimizer?: boolean;
+  /** Save a checkpoint every this many steps (0 = only at the end). */
+  saveEvery?: number;
+  /** onnxruntime intra-op threads (0 = its default). */
+  threads?: number;
+  logEvery?: number;
+}
+
+export type ResolvedWarmStartOptions = Required<Omit<WarmStartOptions, 'model'>> & { model: WarmStartModelOptions };
+
+export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
+  model: { ...DEFAULT_POLICY_MODEL },
+  steps: 800,
+  minutes: 27,
+  batchTokens: 2048,
+  lr: 2.5e-3,
+  minLr: 2e-4,
+  warmupSteps: 30,
+  weightDecay: 0.01,
+  seed: 1,
+  agentFraction: 0.15,
+  maxModuleTokens: 1030,
+  planBy: 'clock',
+  replanEvery: 25,
+  maxMemory: 3,
+  episodesPerEnv: 8,
+  agentMaxPromptTokens: 1024,
+  documents: 'auto',
+  outDir: repoPath('model', 'checkpoints', 'base'),
+  saveOptimizer: false,
+  saveEvery: 50,
+  threads: 0,
+  logEvery: 5,
+};
+
+const positive = s.int({ min: 1 });
+const natural = s.int({ min: 0 });
+
+/** The resolved form of WarmStartOptions; unknown keys are rejected. */
+export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.object(
+  {
+    model: s.object({ layers: positive, width: positive, heads: positive, kvHeads: positive, contextLength: positive }, { strict: true }),
+    steps: positive,
+    minutes: s.number({ min: 0 }),
+    batchTokens: positive,
+    lr: s.number({ gt: 0 }),
+    minLr: s.number({ min: 0 }),
+    warmupSteps: positive,
+    weightDecay: s.number({ min: 0 }),
+    seed: natural,
+    agentFraction: s.number({ min: 0, max: 1 }),
+    maxModuleTokens: natural,
+    planBy: s.literal('steps', 'clock'),
+    replanEvery: positive,
+    maxMemory: natural,
+    episodesPerEnv: positive,
+    agentMaxPromptTokens: positive,
+    documents: s.literal('auto', 'corpus', 'stand-in'),
+    outDir: s.string({ min: 1 }),
+    saveOptimizer: s.boolean(),
+    saveEvery: natural,
+    threads: natural,
+    logEvery: positive,
+  },
+  { strict: true },
+);
+
+/** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
+export function validateWarmStartOptions(o: WarmStartOptions = {}, path = 'options'): ResolvedWarmStartOptions {
+  const r = resolveOptions(WARM_START_OPTIONS_SCHEMA, DEFAULT_WARM_START_OPTIONS, o, path);
+  if (r.planBy === 'clock' && !(r.minutes > 0)) throw new OptionsError(`${path}.minutes`, "a positive number when planBy is 'clock'", r.minutes);
+  if (r.minLr > r.lr) throw new OptionsError(`${path}.minLr`, `a number in [0, lr=${r.lr}]`, r.minLr);
+  return r;
+}

@@ -1,0 +1,135 @@
+// The warm-start trainer: builds the data (library modules for the designer, sandbox-confirmed oracle episodes for
+// the agent), trains a fresh decoder with AdamW on masked completion NLL, prints progress and saves the checkpoint.
+import { AdamW, ModelSession, initParameters, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
+import { SandboxPool } from '../sandbox/index.js';
+import { WarmStartData } from './data-stream.js';
+import { openDocuments } from './documents.js';
+import type { Role } from './examples.js';
+import { loadLibrary } from './library.js';
+import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
+import { OptionsError } from '../runtime/options.js';
+import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
+
+export interface LossPoint {
+  step: number;
+  /** Mean NLL per completion token since the previous point (null: no step of that role). */
+  designer: number | null;
+  agent: number | null;
+}
+
+export interface WarmStartSummary {
+  options: ResolvedWarmStartOptions;
+  config: ResolvedDecoderConfig;
+  params: number;
+  steps: number;
+  /** Modules the designer was trained to write. */
+  designerEnvs: string[];
+  /** True when the wall-clock cap ended training before the planned steps. */
+  stoppedByClock: boolean;
+  seconds: number;
+  dataSeconds: number;
+  /** Real (unpadded) tokens through the training graph, and per second of training. */
+  tokens: number;
+  tokensPerSec: number;
+  paddedTokensPerSec: number;
+  curve: LossPoint[];
+  documents: { kind: string; size: number };
+  library: number;
+  episodes: OracleEpisodeStats;
+  droppedRows: number;
+}
+
+const fmt = (x: number | null): string => (x === null ? '  -  ' : x.toFixed(3));
+
+export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
+  const o = validateWarmStartOptions(options);
+  const t0 = performance.now();
+  const tok = loadTokenizer();
+  const config = validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
+  const library = loadLibrary();
+  const docs = await openDocuments(o.documents);
+  // A generous call budget: the pool only replays library episodes here, and the machine may be loaded.
+  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 1000, wallClockKillMs: 10_000 });
+  let played;
+  try {
+    played = await oracleEpisodes(pool, library, Array.from({ length: o.episodesPerEnv }, (_, i) => i + 1));
+  } finally {
+    await pool.close();
+  }
+  const designerEnvs = library.filter((e) => o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens);
+  if (designerEnvs.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one library module', o.maxModuleTokens);
+  const data = new WarmStartData(tok, library, designerEnvs, played.episodes, docs, {
+    seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
+    agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,
+  });
+  const dataSeconds = (performance.now() - t0) / 1000;
+  const shapes = parameterShapes(config);
+  let nParams = 0;
+  for (const s of shapes.values()) nParams += s.reduce((a, b) => a * b, 1);
+  log(`warm-start: ${library.length} library envs, ${played.stats.kept}/${played.stats.played} oracle episodes kept `
+    + `(${played.stats.mismatched} vm/sandbox mismatches, ${played.stats.lost} lost), documents: ${docs.kind} (${docs.size} chunks), data ready in ${dataSeconds.toFixed(1)} s`);
+  log(`designer modules (${designerEnvs.length}, <= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
+  log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
+
+  const params = initParameters(config, o.seed);
+  const session = await ModelSession.create(config, { graphs: ['train'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
+  const optimizer = (planned: number): AdamW => new AdamW({
+    weightDecay: o.weightDecay, schedule: { peakLr: o.lr, warmupSteps: Math.min(o.warmupSteps, planned), decaySteps: planned, minLr: o.minLr },
+  });
+  let planned = o.steps;
+  let opt = optimizer(planned);
+  const save = (step: number): Promise<void> => saveCheckpoint(o.outDir, {
+    model: { ...config }, params, shapes, tokenizer: tok, policyVersion: 0, step, ...(o.saveOptimizer ? { optimizer: opt.exportState() } : {}),
+  });
+
+  const curve: LossPoint[] = [];
+  const win: Record<Role, { nll: number; n: number }> = { designer: { nll: 0, n: 0 }, agent: { nll: 0, n: 0 } };
+  const tTrain = performance.now();
+  let tokens = 0, padded = 0, step = 0, stoppedByClock = false;
+  try {
+    for (; step < planned; step++) {
+      if (o.minutes > 0 && performance.now() - t0 > o.minutes * 60_000) { stoppedByClock = true; break; }
+      if (o.planBy === 'clock' && step > 0 && step % o.replanEvery === 0) {
+        // Re-aim the cosine at the clock: the steps that fit in the time left at the mean step time so far.
+        const secPerStep = (performance.now() - tTrain) / 1000 / step;
+        const left = o.minutes * 60 - (performance.now() - t0) / 1000 - 15; // keep a margin for the final save
+        const next = Math.max(step + 1, step + Math.floor(left / secPerStep));
+        if (next !== planned) {
+          const state = opt.exportState();
+          opt = optimizer(next);
+          opt.loadState(state);
+          planned = next;
+        }
+      }
+      const { role, rows } = data.nextBatch(step);
+      const masked = rows.reduce((a, r) => a + r.mask.reduce((x, y) => x + y, 0), 0);
+      const batch = packBatch(rows.map((r) => ({ tokens: r.tokens, mask: r.mask, dlogp: r.mask.map((m) => -m / masked) })));
+      const out = await session.train(batch, params);
+      const upd = opt.update(params, out.grads as Map<string, Float32Array>);
+      for (let i = 0; i < out.logp.length; i++) win[role].nll -= batch.mask[i]! * out.logp[i]!;
+      win[role].n += masked;
+      tokens += batch.lengths.reduce((a, b) => a + b, 0);
+      padded += batch.batch * batch.time;
+      if ((step + 1) % o.logEvery === 0 || step + 1 === planned) {
+        const point: LossPoint = { step: step + 1, designer: win.designer.n ? win.designer.nll / win.designer.n : null, agent: win.agent.n ? win.agent.nll / win.agent.n : null };
+        curve.push(point);
+        win.designer = { nll: 0, n: 0 };
+        win.agent = { nll: 0, n: 0 };
+        const sec = (performance.now() - tTrain) / 1000;
+        const eta = (sec / (step + 1)) * (planned - step - 1);
+        log(`step ${String(step + 1).padStart(4)}/${planned}  loss designer ${fmt(point.designer)} agent ${fmt(point.agent)}  lr ${upd.lr.toExponential(2)} gnorm ${upd.gradNorm.toFixed(2)}  `
+          + `${(tokens / sec).toFixed(0)} tok/s (${(padded / sec).toFixed(0)} padded)  ${sec.toFixed(0)} s, ETA ${eta.toFixed(0)} s`);
+      }
+      if (o.saveEvery > 0 && (step + 1) % o.saveEvery === 0 && step + 1 < planned) await save(step + 1);
+    }
+    await save(step);
+  } finally {
+    await session.release();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const trainSec = (performance.now() - tTrain) / 1000;
+  return {
+    options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
+    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, droppedRows: data.dropped,
+  };
+}

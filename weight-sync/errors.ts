@@ -1,0 +1,83 @@
+// Typed errors of weight sync (publisher and watcher): a refused version, an unreachable object, bytes that do
+// not match their KV record, and contents that do not fit the model. Each carries the version and object name.
+import { ModelError } from '../model/errors.js';
+
+export class WeightSyncError extends ModelError {}
+
+export function isWeightSyncError(err: unknown): err is WeightSyncError {
+  return err instanceof WeightSyncError;
+}
+
+/** publish() with a version that is not newer than the one in KV (also the loser of a compare-and-set race). */
+export class StaleVersionError extends WeightSyncError {
+  readonly current: number;
+  readonly offered: number;
+  constructor(current: number, offered: number) {
+    super(`policy version ${offered} is not newer than the published ${current}: a version never goes backwards`, {
+      code: 'WEIGHT_STALE_VERSION',
+      data: { current, offered },
+    });
+    this.current = current;
+    this.offered = offered;
+  }
+}
+
+export function isStaleVersionError(err: unknown): err is StaleVersionError {
+  return err instanceof StaleVersionError;
+}
+
+/** The KV bucket or object store is missing, did not answer, or lost the object. The watcher retries these. */
+export class WeightTransportError extends WeightSyncError {
+  readonly version: number | undefined;
+  readonly object: string | undefined;
+  constructor(detail: string, where: { version?: number; object?: string } = {}, cause?: unknown) {
+    super(`${label(where)}${detail}`, { code: 'WEIGHT_TRANSPORT', cause, data: { ...where } });
+    this.version = where.version;
+    this.object = where.object;
+  }
+}
+
+export function isWeightTransportError(err: unknown): err is WeightTransportError {
+  return err instanceof WeightTransportError;
+}
+
+/** The stored bytes are not the ones the KV record describes (digest, sha256, size or version differ). */
+export class WeightIntegrityError extends WeightSyncError {
+  readonly version: number;
+  readonly object: string;
+  constructor(detail: string, where: { version: number; object: string }, cause?: unknown) {
+    super(`${label(where)}integrity check failed: ${detail}`, { code: 'WEIGHT_INTEGRITY', cause, data: { ...where } });
+    this.version = where.version;
+    this.object = where.object;
+  }
+}
+
+export function isWeightIntegrityError(err: unknown): err is WeightIntegrityError {
+  return err instanceof WeightIntegrityError;
+}
+
+/**
+ * The bytes are intact but do not fit this model: not safetensors, another model config, or a tensor whose name,
+ * shape or dtype differs (`tensor` names it; `cause` is the checkpoint error that found it).
+ */
+export class WeightContentError extends WeightSyncError {
+  readonly version: number | undefined;
+  readonly object: string | undefined;
+  readonly tensor: string | undefined;
+  constructor(detail: string, where: { version?: number; object?: string; tensor?: string }, cause?: unknown) {
+    super(`${label(where)}${detail}`, { code: 'WEIGHT_CONTENT', cause, data: { ...where } });
+    this.version = where.version;
+    this.object = where.object;
+    this.tensor = where.tensor;
+  }
+}
+
+export function isWeightContentError(err: unknown): err is WeightContentError {
+  return err instanceof WeightContentError;
+}
+
+function label(where: { version?: number; object?: string }): string {
+  const parts = [where.version === undefined ? '' : `version ${where.version}`, where.object === undefined ? '' : `object ${where.object}`];
+  const s = parts.filter(Boolean).join(', ');
+  return s ? `${s}: ` : '';
+}

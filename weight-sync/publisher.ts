@@ -1,0 +1,158 @@
+// The learner's side of weight sync: upload a version's weights to the object store, then move the KV record to it
+// with a compare-and-set on the KV revision, so racing publishers cannot move the version backwards.
+import { randomBytes } from 'node:crypto';
+import type { KV } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
+import { PolicyVersion } from '../runtime/message-types.js';
+import { encode } from '../runtime/messages.js';
+import type { ShapeTable } from '../model/checkpoint.js';
+import { ModelOptionError } from '../model/errors.js';
+import type { Weights } from '../model/session.js';
+import { configHash, encodeWeightPayload, sha256Hex } from './payload.js';
+import {
+  OBJECT_PREFIX, POLICY_KEY, isWrongLastSequence, objectVersion, openWeightStores, readPolicyRecord,
+  type CurrentRecord, type PolicyRecord, type WeightSyncConnection,
+} from './store.js';
+import { StaleVersionError, WeightTransportError } from './errors.js';
+
+export interface WeightPublisherOptions {
+  /** The model config the weights belong to (pass the resolved one, e.g. validateDecoderConfig(c)); watchers compare its hash. */
+  modelConfig: object;
+  /** The parameter table (e.g. parameterShapes(config)): tensors are stored with these shapes, and weights whose
+   *  names or sizes differ are refused before uploading. */
+  shapes: ShapeTable;
+  /** Published versions kept in the object store (older ones are deleted); >= 2 so a watcher mid-download keeps its object. */
+  keep?: number;
+  /** Object-store chunk size (capped by the server's max_payload); bigger chunks mean fewer messages. */
+  chunkBytes?: number;
+  /** Per-request timeout of uploads and KV writes. */
+  timeoutMs?: number;
+  /** Called when pruning old versions fails (the publish itself succeeded). */
+  onError?: (err: unknown) => void;
+}
+
+export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, timeoutMs: 30_000 } as const;
+
+type ResolvedPublisherOptions = Required<Omit<WeightPublisherOptions, 'onError'>> & Pick<WeightPublisherOptions, 'onError'>;
+
+export function validateWeightPublisherOptions(o: WeightPublisherOptions): ResolvedPublisherOptions {
+  const r = { ...DEFAULT_WEIGHT_PUBLISHER_OPTIONS, ...o };
+  if (r.modelConfig === null || typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig)) throw new ModelOptionError('modelConfig', 'an object', r.modelConfig);
+  if (r.shapes === null || typeof r.shapes !== 'object') throw new ModelOptionError('shapes', 'a parameter table (Map or record of name -> shape)', r.shapes);
+  if (!Number.isInteger(r.keep) || r.keep < 2) throw new ModelOptionError('keep', 'an integer >= 2', r.keep);
+  if (!Number.isInteger(r.chunkBytes) || r.chunkBytes < 1024) throw new ModelOptionError('chunkBytes', 'an integer >= 1024', r.chunkBytes);
+  if (!Number.isInteger(r.timeoutMs) || r.timeoutMs < 1) throw new ModelOptionError('timeoutMs', 'a positive integer (ms)', r.timeoutMs);
+  if (r.onError !== undefined && typeof r.onError !== 'function') throw new ModelOptionError('onError', 'a function', r.onError);
+  return r;
+}
+
+export interface PublishInfo {
+  /** Must be greater than the version in KV. */
+  version: number;
+  /** Optimizer updates behind these weights. */
+  step: number;
+}
+
+export interface PublishResult {
+  record: PolicyRecord;
+  /** KV revision of the new record. */
+  revision: number;
+  /** Objects deleted because they fell out of the last `keep` versions. */
+  pruned: string[];
+}
+
+export class WeightPublisher {
+  readonly options: ResolvedPublisherOptions;
+  readonly configHash: string;
+  private stores: Promise<{ kv: KV; os: ObjectStore }> | null = null;
+
+  constructor(private readonly conn: WeightSyncConnection, options: WeightPublisherOptions) {
+    this.options = validateWeightPublisherOptions(options);
+    this.configHash = configHash(this.options.modelConfig);
+  }
+
+  /** The record in KV now, or null before the first publish (or when the key holds no valid record). */
+  async current(): Promise<PolicyRecord | null> {
+    const { kv } = await this.open();
+    return (await readPolicyRecord(kv))?.record ?? null;
+  }
+
+  /** The version the next publish must exceed (-1 before the first); a restarted learner continues above it. */
+  async currentVersion(): Promise<number> {
+    const { kv } = await this.open();
+    return (await readPolicyRecord(kv))?.floor ?? -1;
+  }
+
+  /**
+   * Uploads, then compare-and-sets the KV record. Throws StaleVersionError when the version is not newer than the
+   * published one, before uploading when that is already known, else after losing the race (its object is removed).
+   */
+  async publish(weights: Weights, info: PublishInfo): Promise<PublishResult> {
+    const { version, step } = info;
+    if (!Number.isInteger(version) || version < 0) throw new ModelOptionError('version', 'an integer >= 0', version);
+    if (!Number.isInteger(step) || step < 0) throw new ModelOptionError('step', 'an integer >= 0', step);
+    const { kv, os } = await this.open();
+    const current = await readPolicyRecord(kv);
+    if (current && version <= current.floor) throw new StaleVersionError(current.floor, version);
+
+    const bytes = encodeWeightPayload(weights, { version, step, configHash: this.configHash }, this.options.shapes);
+    const object = `${OBJECT_PREFIX}${version}-${randomBytes(6).toString('hex')}`;
+    const record: PolicyRecord = { version, object, step, ts: Date.now(), sha256: sha256Hex(bytes), bytes: bytes.length, configHash: this.configHash };
+    try {
+      await os.putBlob({ name: object, options: { max_chunk_size: this.options.chunkBytes } }, bytes, { timeout: this.options.timeoutMs });
+    } catch (err) {
+      throw new WeightTransportError(`upload failed: ${(err as Error).message}`, { version, object }, err);
+    }
+    let revision: number;
+    try {
+      revision = await this.compareAndSet(kv, record, current);
+    } catch (err) {
+      await os.delete(object).catch(() => undefined); // never referenced by KV: nobody can be reading it
+      throw err;
+    }
+    const pruned = await this.prune(os, version).catch((err: unknown) => {
+      this.options.onError?.(new WeightTransportError(`pruning old versions failed: ${(err as Error).message}`, { version }, err));
+      return [] as string[];
+    });
+    return { record, revision, pruned };
+  }
+
+  /** Writes the record only over the revision it read; on a lost race re-reads and retries while still newer. */
+  private async compareAndSet(kv: KV, record: PolicyRecord, current: CurrentRecord | null): Promise<number> {
+    const data = encode(PolicyVersion, record);
+    for (;;) {
+      try {
+        return current === null ? await kv.create(POLICY_KEY, data) : await kv.update(POLICY_KEY, data, current.revision, this.options.timeoutMs);
+      } catch (err) {
+        if (!isWrongLastSequence(err)) throw new WeightTransportError(`cannot write the KV record: ${(err as Error).message}`, { version: record.version, object: record.object }, err);
+      }
+      current = await readPolicyRecord(kv);
+      if (current && record.version <= current.floor) throw new StaleVersionError(current.floor, record.version);
+    }
+  }
+
+  /**
+   * Deletes objects older than the `keep` newest versions at or below the one just published. Newer objects
+   * (another publisher's upload in flight) are never touched.
+   */
+  private async prune(os: ObjectStore, published: number): Promise<string[]> {
+    const objects = (await os.list()).flatMap((o) => {
+      const v = objectVersion(o.name);
+      return v === null || v > published ? [] : [{ name: o.name, version: v }];
+    });
+    const versions = [...new Set(objects.map((o) => o.version))].sort((a, b) => b - a);
+    if (versions.length <= this.options.keep) return [];
+    const oldestKept = versions[this.options.keep - 1]!;
+    const doomed = objects.filter((o) => o.version < oldestKept).map((o) => o.name);
+    for (const name of doomed) await os.delete(name);
+    return doomed;
+  }
+
+  private open(): Promise<{ kv: KV; os: ObjectStore }> {
+    this.stores ??= openWeightStores(this.conn).catch((err: unknown) => {
+      this.stores = null; // let a later call retry once the topology exists
+      throw err;
+    });
+    return this.stores;
+  }
+}

@@ -1,0 +1,134 @@
+// Where published weights live: the policy KV record (key `version`) and the weights object store, with the
+// small operations both the publisher and the watcher need (open, read the record, download with checks).
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import { setSha256Backend, type ObjectStore } from '@nats-io/obj';
+import type { Connection } from '../runtime/connection.js';
+import { PolicyVersion, type PolicyVersionBody } from '../runtime/message-types.js';
+import { decode } from '../runtime/messages.js';
+import { BUCKETS, OBJECT_NAMES, OBJECT_STORES, POLICY_KEYS } from '../runtime/subjects.js';
+import { sha256Hex } from './payload.js';
+import { WeightIntegrityError, WeightTransportError } from './errors.js';
+
+/** The KV key in BUCKETS.policy that holds the current PolicyVersion (runtime/status.ts reads the same key). */
+export const POLICY_KEY = POLICY_KEYS.version;
+/** Object names are `policy/v<version>-<unique>`: two publishers racing for one version never overwrite each other. */
+export const OBJECT_PREFIX = OBJECT_NAMES.weightsPrefix;
+
+export type PolicyRecord = PolicyVersionBody;
+/** The clients weight sync needs; a runtime Connection is one. */
+export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'>;
+
+export interface WeightStores {
+  kv: KV;
+  os: ObjectStore;
+}
+
+export async function openWeightStores(conn: WeightSyncConnection): Promise<WeightStores> {
+  // The object store hashes every chunk on put and get; its default pure-JS sha256 spends ~360 ms on 13 MB here,
+  // node:crypto ~15 ms. The setting is process-wide and only changes speed, not the digests.
+  setSha256Backend('native');
+  try {
+    const [kv, os] = await Promise.all([conn.kvm.open(BUCKETS.policy), conn.objm.open(OBJECT_STORES.weights)]);
+    return { kv, os };
+  } catch (err) {
+    throw new WeightTransportError(`cannot open KV bucket ${BUCKETS.policy} / object store ${OBJECT_STORES.weights} (was the topology created?): ${(err as Error).message}`, {}, err);
+  }
+}
+
+/**
+ * The current record and its KV revision. `record` is null when the key was deleted or holds something that is not
+ * a PolicyVersion; `floor` is then the newest version still in the key's history, so a publisher cannot go below
+ * it either (purging the key, which drops the history, is the deliberate way to start over).
+ */
+export interface CurrentRecord {
+  revision: number;
+  record: PolicyRecord | null;
+  floor: number;
+}
+
+export async function readPolicyRecord(kv: KV): Promise<CurrentRecord | null> {
+  try {
+    const e = await kv.get(POLICY_KEY);
+    if (e === null) return null;
+    const record = e.operation === 'PUT' ? tryDecode(e.value) : null;
+    return { revision: e.revision, record, floor: record?.version ?? (await historyFloor(kv)) };
+  } catch (err) {
+    throw new WeightTransportError(`cannot read ${BUCKETS.policy}/${POLICY_KEY}: ${(err as Error).message}`, {}, err);
+  }
+}
+
+function tryDecode(value: Uint8Array): PolicyRecord | null {
+  try {
+    return value.length ? decode(PolicyVersion, value) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function historyFloor(kv: KV): Promise<number> {
+  let floor = -1;
+  for await (const e of await kv.history({ key: POLICY_KEY })) {
+    const rec = e.operation === 'PUT' ? tryDecode(e.value) : null;
+    if (rec) floor = Math.max(floor, rec.version);
+  }
+  return floor;
+}
+
+/** A compare-and-set that lost: someone else wrote the key after we read it. */
+export function isWrongLastSequence(err: unknown): boolean {
+  return err instanceof JetStreamApiError
+    && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
+}
+
+/** The version encoded in an object name, or null for objects that are not published weights. */
+export function objectVersion(name: string): number | null {
+  const m = /^policy\/v(\d+)-/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Downloads the object a record names and checks it against the record: the store's own chunk digest, then size
+ * and sha256. A download that stalls (e.g. the object was pruned mid-read) ends after `timeoutMs`.
+ */
+export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeoutMs: number): Promise<Uint8Array> {
+  const where = { version: rec.version, object: rec.object };
+  let r;
+  try {
+    r = await os.get(rec.object);
+  } catch (err) {
+    throw new WeightTransportError(`cannot read object info: ${(err as Error).message}`, where, err);
+  }
+  if (r === null) throw new WeightTransportError('object not found (pruned or never uploaded)', where);
+  if (rec.bytes !== undefined && r.info.size !== rec.bytes) throw new WeightIntegrityError(`stored size ${r.info.size}, record says ${rec.bytes}`, where);
+  const reader = r.data.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WeightTransportError(`download stalled after ${timeoutMs} ms (${size} of ${r.info.size} bytes)`, where)), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), stalled]);
+      if (done) break;
+      parts.push(value);
+      size += value.length;
+    }
+  } catch (err) {
+    void reader.cancel().catch(() => undefined);
+    if (err instanceof WeightTransportError) throw err;
+    const msg = (err as Error).message ?? String(err);
+    if (/digests do not match|corrupt/i.test(msg)) throw new WeightIntegrityError(`object store digest mismatch (${msg.split('\n')[0]})`, where, err);
+    throw new WeightTransportError(`download failed: ${msg}`, where, err);
+  } finally {
+    clearTimeout(timer);
+  }
+  const bytes = Buffer.concat(parts, size);
+  if (rec.bytes !== undefined && bytes.length !== rec.bytes) throw new WeightIntegrityError(`downloaded ${bytes.length} bytes, record says ${rec.bytes}`, where);
+  if (rec.sha256 !== undefined) {
+    const got = sha256Hex(bytes);
+    if (got !== rec.sha256) throw new WeightIntegrityError(`sha256 ${got.slice(0, 16)}… differs from the record's ${rec.sha256.slice(0, 16)}…`, where);
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}

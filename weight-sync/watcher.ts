@@ -1,0 +1,229 @@
+// The samplers' side of weight sync: watch the policy KV record, download and check each newer version, and hand
+// it over only when strictly newer than the last one applied. Versions that arrive during a download coalesce to
+// the newest; a failed download is reported and never stops the watcher.
+import type { KvWatchEntry, KV } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
+import { followKv, type Follow } from '../runtime/follow.js';
+import { PolicyVersion } from '../runtime/message-types.js';
+import { decode } from '../runtime/messages.js';
+import type { ShapeTable } from '../model/checkpoint.js';
+import { ModelOptionError } from '../model/errors.js';
+import type { Weights } from '../model/session.js';
+import { configHash, decodeWeightPayload } from './payload.js';
+import { POLICY_KEY, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
+import { WeightContentError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
+
+export interface WeightWatcherOptions {
+  /** The model's parameter table (e.g. parameterShapes(config)); every received tensor must match it. */
+  shapes: ShapeTable;
+  /** Receives each applied version, in strictly increasing order; the next one waits until it returns. */
+  onWeights: (weights: Weights, version: number, record: PolicyRecord) => void | Promise<void>;
+  /** Array type of the delivered weights (the sampler session's dtype). */
+  dtype?: 'float32' | 'float64';
+  /** When given, weights published for another model config are refused. */
+  modelConfig?: object | null;
+  /** Versions at or below this one are ignored (the version the consumer already runs). */
+  fromVersion?: number;
+  /** Failed downloads, refused weights and onWeights errors land here; the default logs one line. */
+  onError?: (err: unknown, record?: PolicyRecord) => void;
+  /** Called for every newer record as soon as KV announces it, before the download. */
+  onSeen?: (record: PolicyRecord) => void;
+  /** Transport failures (object missing, timeouts) are retried this many times, this far apart, unless a newer version arrives. */
+  maxRetries?: number;
+  retryDelayMs?: number;
+  /** A download that makes no progress for this long is abandoned (and retried). */
+  downloadTimeoutMs?: number;
+}
+
+export const DEFAULT_WEIGHT_WATCHER_OPTIONS = {
+  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000,
+  onError: (err: unknown): void => console.warn(`[weight-watcher] ${err instanceof Error ? err.message : String(err)}`),
+};
+
+type ResolvedWatcherOptions = Required<Omit<WeightWatcherOptions, 'onSeen'>> & Pick<WeightWatcherOptions, 'onSeen'>;
+
+export function validateWeightWatcherOptions(o: WeightWatcherOptions): ResolvedWatcherOptions {
+  const r = { ...DEFAULT_WEIGHT_WATCHER_OPTIONS, ...o };
+  if (r.shapes === null || typeof r.shapes !== 'object') throw new ModelOptionError('shapes', 'a parameter table (Map or record of name -> shape)', r.shapes);
+  for (const f of ['onWeights', 'onError'] as const) if (typeof r[f] !== 'function') throw new ModelOptionError(f, 'a function', r[f]);
+  if (r.onSeen !== undefined && typeof r.onSeen !== 'function') throw new ModelOptionError('onSeen', 'a function', r.onSeen);
+  if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new ModelOptionError('dtype', '"float32" or "float64"', r.dtype);
+  if (r.modelConfig !== null && (typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig))) throw new ModelOptionError('modelConfig', 'an object or null', r.modelConfig);
+  if (!Number.isInteger(r.fromVersion) || r.fromVersion < -1) throw new ModelOptionError('fromVersion', 'an integer >= -1', r.fromVersion);
+  if (!Number.isInteger(r.maxRetries) || r.maxRetries < 0) throw new ModelOptionError('maxRetries', 'an integer >= 0', r.maxRetries);
+  for (const f of ['retryDelayMs', 'downloadTimeoutMs'] as const) if (!Number.isInteger(r[f]) || r[f] < 1) throw new ModelOptionError(f, 'a positive integer (ms)', r[f]);
+  return r;
+}
+
+/** waitForVersion() on a watcher that was stopped first. */
+export class WatcherStoppedError extends WeightSyncError {
+  constructor(waitingFor: number, applied: number) {
+    super(`weight watcher stopped while waiting for version ${waitingFor} (applied: ${applied})`, { code: 'WEIGHT_WATCHER_STOPPED', data: { waitingFor, applied } });
+  }
+}
+
+export class WeightWatcher {
+  readonly options: ResolvedWatcherOptions;
+  private readonly configHash: string | undefined;
+  private applied: number;
+  /** Newest record announced by KV; the apply loop always goes for this one. */
+  private wanted: PolicyRecord | null = null;
+  /** A wanted record that failed for good: not retried until a newer one arrives. */
+  private failed: PolicyRecord | null = null;
+  private stores: { kv: KV; os: ObjectStore } | null = null;
+  private iter: Follow<KvWatchEntry> | null = null;
+  private watching: Promise<void> | null = null;
+  private applying: Promise<void> | null = null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly waiters: Array<{ version: number; resolve: () => void; reject: (e: unknown) => void }> = [];
+
+  /** Creates a watcher and starts it; resolves once the KV watch is established. */
+  static async start(conn: WeightSyncConnection, options: WeightWatcherOptions): Promise<WeightWatcher> {
+    const w = new WeightWatcher(conn, options);
+    await w.start();
+    return w;
+  }
+
+  constructor(private readonly conn: WeightSyncConnection, options: WeightWatcherOptions) {
+    this.options = validateWeightWatcherOptions(options);
+    this.configHash = this.options.modelConfig === null ? undefined : configHash(this.options.modelConfig);
+    this.applied = this.options.fromVersion;
+  }
+
+  /** The last version handed to onWeights (fromVersion before the first). */
+  get version(): number { return this.applied; }
+  /** The newest version KV announced so far. */
+  get latestSeen(): number { return Math.max(this.applied, this.wanted?.version ?? -1); }
+
+  async start(): Promise<void> {
+    if (this.stores) return;
+    const stores = await openWeightStores(this.conn);
+    try {
+      this.iter = await followKv(stores.kv, POLICY_KEY);
+    } catch (err) {
+      throw new WeightTransportError(`cannot watch ${POLICY_KEY}: ${(err as Error).message}`, {}, err);
+    }
+    this.stores = stores;
+    this.watching = this.watch(this.iter);
+  }
+
+  /** Resolves once a version >= `version` has been applied; rejects with WatcherStoppedError after stop(). */
+  waitForVersion(version: number): Promise<void> {
+    if (this.applied >= version) return Promise.resolve();
+    if (this.stopped) return Promise.reject(new WatcherStoppedError(version, this.applied));
+    return new Promise((resolve, reject) => this.waiters.push({ version, resolve, reject }));
+  }
+
+  /** Stops watching; a download in flight is finished but not applied. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    void this.iter?.close();
+    this.wake?.();
+    await Promise.all([this.watching, this.applying]);
+    for (const w of this.waiters.splice(0)) w.reject(new WatcherStoppedError(w.version, this.applied));
+  }
+
+  private async watch(iter: Follow<KvWatchEntry>): Promise<void> {
+    // The KV watcher is an ordered consumer: it survives reconnects by itself and ends on stop() or a closed connection.
+    try {
+      for await (const e of iter) {
+        if (e.operation !== 'PUT' || e.key !== POLICY_KEY) continue;
+        let rec: PolicyRecord;
+        try {
+          rec = decode(PolicyVersion, e.value);
+        } catch (err) {
+          this.report(new WeightContentError(`KV record at revision ${e.revision} is not a PolicyVersion: ${(err as Error).message}`, {}, err));
+          continue;
+        }
+        if (rec.version <= this.latestSeen) continue; // never backwards, and no re-download of what we have
+        this.wanted = rec;
+        this.options.onSeen?.(rec);
+        this.wake?.();
+        this.kick();
+      }
+      // Ends without stop() only when the connection closed: say so, since no new version will arrive.
+      if (!this.stopped) this.report(new WeightSyncError('KV watch ended (connection closed?): no newer weights will arrive', { code: 'WEIGHT_WATCH' }));
+    } catch (err) {
+      if (!this.stopped) this.report(new WeightSyncError(`KV watch failed: ${(err as Error).message}`, { code: 'WEIGHT_WATCH', cause: err }));
+    }
+  }
+
+  private pending(): PolicyRecord | null {
+    const rec = this.wanted;
+    return !this.stopped && rec !== null && rec !== this.failed && rec.version > this.applied ? rec : null;
+  }
+
+  private kick(): void {
+    this.applying ??= this.applyLoop().finally(() => {
+      this.applying = null;
+      if (this.pending()) this.kick();
+    });
+  }
+
+  private async applyLoop(): Promise<void> {
+    for (let rec = this.pending(); rec; rec = this.pending()) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const weights = await this.fetch(rec);
+          if (this.stopped) return;
+          await this.options.onWeights(weights, rec.version, rec);
+          this.applied = rec.version;
+          this.settleWaiters();
+          break;
+        } catch (err) {
+          this.report(err, rec);
+          if (!isWeightTransportError(err) || attempt >= this.options.maxRetries) {
+            this.failed = rec;
+            break;
+          }
+          await this.pause(this.options.retryDelayMs);
+          if (this.wanted !== rec || this.stopped) break; // a newer version supersedes the retry
+        }
+      }
+    }
+  }
+
+  private async fetch(rec: PolicyRecord): Promise<Weights> {
+    const bytes = await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs);
+    if (this.configHash !== undefined && rec.configHash !== undefined && rec.configHash !== this.configHash) {
+      throw new WeightContentError(`record is for model config ${rec.configHash.slice(0, 12)}, this model is ${this.configHash.slice(0, 12)}`, { version: rec.version, object: rec.object });
+    }
+    return decodeWeightPayload(bytes, {
+      shapes: this.options.shapes, dtype: this.options.dtype, version: rec.version, object: rec.object,
+      ...(this.configHash === undefined ? {} : { configHash: this.configHash }),
+    }).weights;
+  }
+
+  /** A retry delay that a newer record or stop() cuts short. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  private settleWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i]!;
+      if (w.version <= this.applied) {
+        this.waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  private report(err: unknown, rec?: PolicyRecord): void {
+    try {
+      this.options.onError(err, rec);
+    } catch {
+      // A throwing error handler must not take the watcher down with it.
+    }
+  }
+}
