@@ -7,7 +7,7 @@
 // draws E environments with replacement, then for each drawn environment its S seeds with replacement, and takes the
 // mean; the interval is the 2.5th and 97.5th percentile of B replicates (linear interpolation between order
 // statistics). The generator is seeded, so a report is reproducible.
-import { makeRandom } from '../sandbox/prng.js';
+import { makeRandom } from '../sandbox/index.js';
 import { EvalOptionsError } from './errors.js';
 
 /** rows = environments, columns = seeds (rows may differ in length; none may be empty). */

@@ -1,5 +1,5 @@
 // The novelty index a loop starts from: the shipped library (envs/library, or another <dir>/<family>/<name>.js tree).
-import { loadLibraryEnvs } from '../actors/designer/library-envs.js';
+import { loadLibraryEnvs } from '../actors/designer/index.js';
 import { DEFAULT_NOVELTY_THRESHOLD, NoveltyIndex } from './novelty.js';
 
 export function libraryNoveltyIndex(root?: string, threshold = DEFAULT_NOVELTY_THRESHOLD): NoveltyIndex {

@@ -1,8 +1,8 @@
 // Batched play of a suite with one checkpoint: every (environment, seed, arm) episode runs through the loop's own
 // agent episode (actors/agent/play.ts: its prompt, sampling settings and fault handling), many at once, so their turns
 // share the policy's batched sampler as in a rollout job. A fault ends its episode with return 0 and is counted.
-import type { AcceptedEnv } from '../actors/loop/messages.js';
-import { playEpisode, type AgentDeps } from '../actors/agent/play.js';
+import type { AcceptedEnv } from '../actors/loop/index.js';
+import { playEpisode, type AgentDeps } from '../actors/agent/index.js';
 import { isSandboxWorkerDied, type EnvSpec } from '../sandbox/index.js';
 
 export interface PlayableEnv {

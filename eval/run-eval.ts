@@ -4,8 +4,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../actors/loop/options.js';
-import { PolicyService } from '../actors/loop/policy/policy-service.js';
+import { validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../actors/loop/index.js';
+import { PolicyService } from '../actors/loop/policy/index.js';
 import { SandboxPool, type SandboxOptions } from '../sandbox/index.js';
 import { EvalCheckpointError, EvalOptionsError } from './errors.js';
 import { playSuite, type PlayableEnv, type PlayProgress, type PlaySuiteResult } from './play.js';

@@ -4,7 +4,7 @@
 // D head size, F feed-forward width, V vocab.
 import { ModelOptionError } from './errors.js';
 import { Graph, concat, gradients, where, type Tensor } from './graph/index.js';
-import { slice } from './graph/ops.js';
+import { slice } from './graph/index.js';
 
 export interface DecoderConfig {
   layers: number;

@@ -15,10 +15,12 @@ export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, typ
 export {
   saveCheckpoint, loadCheckpoint, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
   type LoadCheckpointOptions, type LoadedCheckpoint,
+  syncPath, writeDurably,
 } from './checkpoint.js';
 export {
   encodeSafetensors, decodeSafetensors, toFloat32, toFloat64, FLOAT_DTYPES, type FloatDtype, type StoredTensor, type TensorToWrite,
   type SafetensorsContents,
+  numel,
 } from './safetensors.js';
 export {
   resolveExecutionProvider, listExecutionProviders, availableExecutionProviders, EXECUTION_PROVIDERS, CUDA_INSTALL_HINT,

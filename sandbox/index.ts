@@ -13,3 +13,4 @@ export { codeHash } from './hash.js';
 export { makeRandom } from './prng.js';
 export { FIXED_EPOCH_MS } from './prelude.js';
 export * from './errors.js';
+export { Engine } from './engine.js';

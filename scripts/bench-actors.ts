@@ -2,11 +2,11 @@
 // and a local sandbox: designer jobs/s and tokens/s, agent episodes/s and turns/s, each with concurrent jobs
 // against a one-at-a-time baseline in the same run (the gain is the sampler's batching). Ends with one JSON line.
 import { readFileSync } from 'node:fs';
-import { design, type DesignerDeps } from '../actors/designer/design.js';
-import { playGroup, type AgentDeps } from '../actors/agent/play.js';
-import { validateLoopOptions, type LoopOptions } from '../actors/loop/options.js';
-import type { AcceptedEnv } from '../actors/loop/messages.js';
-import { PolicyService } from '../actors/loop/policy/policy-service.js';
+import { design, type DesignerDeps } from '../actors/designer/index.js';
+import { playGroup, type AgentDeps } from '../actors/agent/index.js';
+import { validateLoopOptions, type LoopOptions } from '../actors/loop/index.js';
+import type { AcceptedEnv } from '../actors/loop/index.js';
+import { PolicyService } from '../actors/loop/policy/index.js';
 import { repoPath } from '../runtime/paths.js';
 import { SandboxPool } from '../sandbox/index.js';
 

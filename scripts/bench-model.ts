@@ -8,11 +8,11 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
 import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDecoder } from '../bench/tfjs-baseline.js';
-import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/decoder.js';
+import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
 import { Graph, GraphRunner, emit } from '../model/graph/index.js';
-import { Sampler } from '../model/sampler/sampler.js';
-import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/session.js';
-import { pickToken, seededUniform } from '../model/sampler/token-pick.js';
+import { Sampler } from '../model/sampler/index.js';
+import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
+import { pickToken, seededUniform } from '../model/sampler/index.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',

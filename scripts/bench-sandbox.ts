@@ -4,7 +4,7 @@
 // process (the machine is shared, so wall rates understate). Ends with one JSON line.
 import { existsSync, readFileSync } from 'node:fs';
 import { repoPath } from '../runtime/paths.js';
-import { Engine } from '../sandbox/engine.js';
+import { Engine } from '../sandbox/index.js';
 import { SandboxPool, codeHash, makeRandom, validateSandboxOptions } from '../sandbox/index.js';
 import {
   kit, randomAction, rate, subprocessIpcRate, subprocessPerExecutionRate, subprocessRate, type BenchEnv, type Rate,

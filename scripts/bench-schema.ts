@@ -4,7 +4,7 @@
 // runtime/schema.ts) and ends with one JSON line. The decision it informs is in docs/configuration.md.
 import { pathToFileURL } from 'node:url';
 import { BaselineUnavailableError } from '../bench/errors.js';
-import { DesignJob, LabeledBatch, TrajectoryGroup, type Sample } from '../actors/loop/messages.js';
+import { DesignJob, LabeledBatch, TrajectoryGroup, type Sample } from '../actors/loop/index.js';
 import { unpack } from '../runtime/codec.js';
 import { decodeAny, encode, type MessageType } from '../runtime/messages.js';
 import { repoPath } from '../runtime/paths.js';

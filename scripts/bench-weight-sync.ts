@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initParameters, parameterShapes, validateDecoderConfig } from '../model/decoder.js';
+import { initParameters, parameterShapes, validateDecoderConfig } from '../model/index.js';
 import { setSha256Backend } from '@nats-io/obj';
 import { WeightPublisher, WeightTransportError, WeightWatcher, configHash, decodeWeightPayload, encodeWeightPayload } from '../weight-sync/index.js';
-import { sha256Hex } from '../weight-sync/payload.js';
+import { sha256Hex } from '../weight-sync/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
 import { startNatsServer } from '../runtime/nats-server.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SOURCES, type RawDoc, type SourceDef } from '../corpus/build/sources.js';
 import { tidy } from '../corpus/build/html-text.js';
-import { chunkText } from '../corpus/chunk.js';
+import { chunkText } from '../corpus/index.js';
 import { repoPath } from '../runtime/paths.js';
 
 const MIN_CHARS = 300;

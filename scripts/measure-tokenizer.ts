@@ -3,8 +3,8 @@
 // Usage: node dist/scripts/measure-tokenizer.js [--sizes 512,1024,2048,4096] [input globs/paths...]
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TOKENIZER_INPUTS, expandInputs, readDocuments, trainTokenizer } from '../model/bpe-corpus.js';
-import { byteTokenizer, Tokenizer } from '../model/tokenizer.js';
+import { DEFAULT_TOKENIZER_INPUTS, expandInputs, readDocuments, trainTokenizer } from '../model/index.js';
+import { byteTokenizer, Tokenizer } from '../model/index.js';
 import { REPO_ROOT } from '../runtime/paths.js';
 
 const { values, positionals } = parseArgs({

@@ -3,8 +3,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TOKENIZER_INPUTS, expandInputs, readDocuments, trainTokenizer } from '../model/bpe-corpus.js';
-import { Tokenizer } from '../model/tokenizer.js';
+import { DEFAULT_TOKENIZER_INPUTS, expandInputs, readDocuments, trainTokenizer } from '../model/index.js';
+import { Tokenizer } from '../model/index.js';
 import { REPO_ROOT } from '../runtime/paths.js';
 
 const { values, positionals } = parseArgs({

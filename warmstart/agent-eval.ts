@@ -2,7 +2,7 @@
 // sampling each action from the policy in the agent prompt format and stepping the episode in the sandbox.
 import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
-import { agentPrompt, endOfTurn, type AgentTurn } from '../actors/loop/prompts.js';
+import { agentPrompt, endOfTurn, type AgentTurn } from '../actors/loop/index.js';
 import { loadLibrary, type LibraryEnv } from './library.js';
 
 export interface AgentEvalOptions {

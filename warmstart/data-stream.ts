@@ -2,7 +2,7 @@
 // shuffled order each pass (a new document and memory every time), agent rows cycle through the oracle episodes (hinted or not at
 // random); a batch holds rows of one role, as many as fit in batchTokens once padded.
 import { makeRandom } from '../sandbox/index.js';
-import type { Tokenizer } from '../model/tokenizer.js';
+import type { Tokenizer } from '../model/index.js';
 import type { DocumentSource } from './documents.js';
 import { agentExamples, designerExample, sampleMemory, type Example, type Role } from './examples.js';
 import type { LibraryEnv } from './library.js';

@@ -2,7 +2,7 @@
 // prompt distribution), validates each in the sandbox, and counts passes, failing stages and copies of the library.
 import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
-import { designerPrompt, endOfTurn } from '../actors/loop/prompts.js';
+import { designerPrompt, endOfTurn } from '../actors/loop/index.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
 import { OptionsError } from '../runtime/options.js';
 import { sampleMemory } from './examples.js';

@@ -1,8 +1,8 @@
 // Supervised examples in exactly the prompt formats of actors/loop/prompts.ts: the designer writes a library module for a
 // document (with 0..K memory lines naming other library envs), the agent imitates an oracle episode with or without
 // the hint. Each example is one token row with a loss mask over the completion tokens only.
-import type { Tokenizer } from '../model/tokenizer.js';
-import { agentPrompt, designerPrompt, endOfTurn, type AgentTurn, type MemoryLine } from '../actors/loop/prompts.js';
+import type { Tokenizer } from '../model/index.js';
+import { agentPrompt, designerPrompt, endOfTurn, type AgentTurn, type MemoryLine } from '../actors/loop/index.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
 

@@ -5,7 +5,7 @@ import vm from 'node:vm';
 import { repoPath } from '../runtime/paths.js';
 import { FIXED_EPOCH_MS, makeRandom, type EnvSpec } from '../sandbox/index.js';
 import { WarmStartDataError } from './errors.js';
-import { loadLibraryEnvs, type LibraryEnv as ShippedEnv } from '../actors/designer/library-envs.js';
+import { loadLibraryEnvs, type LibraryEnv as ShippedEnv } from '../actors/designer/index.js';
 
 export const LIBRARY_FAMILIES = ['reasoning', 'tools', 'games'] as const;
 export type LibraryFamily = (typeof LIBRARY_FAMILIES)[number];

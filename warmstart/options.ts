@@ -1,6 +1,6 @@
 // Options of the warm start: model shape, budget (steps and a wall-clock cap), batch size, learning rate, data mix,
 // seed and output, with defaults and validation whose messages name the field.
-import { DEFAULT_POLICY_MODEL } from '../model/decoder.js';
+import { DEFAULT_POLICY_MODEL } from '../model/index.js';
 import { repoPath } from '../runtime/paths.js';
 import type { DocumentSourceKind } from './documents.js';
 import { OptionsError, resolveOptions } from '../runtime/options.js';

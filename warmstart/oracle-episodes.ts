@@ -1,7 +1,7 @@
 // Oracle episodes for agent imitation: the vm copy of a module picks the oracle's actions, the sandbox pool plays
 // the same seeded episode, and an episode is kept only when both saw the same observations.
 import type { SandboxPool } from '../sandbox/index.js';
-import type { AgentTurn } from '../actors/loop/prompts.js';
+import type { AgentTurn } from '../actors/loop/index.js';
 import { vmEnv, type LibraryEnv } from './library.js';
 
 export interface OracleEpisode {

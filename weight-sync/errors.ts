@@ -1,6 +1,6 @@
 // Typed errors of weight sync (publisher and watcher): a refused version, an unreachable object, bytes that do
 // not match their KV record, and contents that do not fit the model. Each carries the version and object name.
-import { ModelError } from '../model/errors.js';
+import { ModelError } from '../model/index.js';
 
 export class WeightSyncError extends ModelError {}
 

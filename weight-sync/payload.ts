@@ -1,10 +1,10 @@
 // The bytes that travel through the object store: safetensors with the policy version, step and model-config hash
 // in its metadata; decoding checks every tensor's name, shape and dtype against the receiver's parameter table.
 import { createHash } from 'node:crypto';
-import type { ShapeTable } from '../model/checkpoint.js';
-import { DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError, isCheckpointError } from '../model/errors.js';
-import { decodeSafetensors, encodeSafetensors, numel, toFloat32, toFloat64, type SafetensorsContents } from '../model/safetensors.js';
-import type { Weights } from '../model/session.js';
+import type { ShapeTable } from '../model/index.js';
+import { DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError, isCheckpointError } from '../model/index.js';
+import { decodeSafetensors, encodeSafetensors, numel, toFloat32, toFloat64, type SafetensorsContents } from '../model/index.js';
+import type { Weights } from '../model/index.js';
 import { WeightContentError, WeightIntegrityError } from './errors.js';
 
 /** Keys of the safetensors `__metadata__` block (values are strings, as the format requires). */

@@ -5,9 +5,9 @@ import type { KV } from '@nats-io/kv';
 import type { ObjectStore } from '@nats-io/obj';
 import { PolicyVersion } from '../runtime/message-types.js';
 import { encode } from '../runtime/messages.js';
-import type { ShapeTable } from '../model/checkpoint.js';
-import { ModelOptionError } from '../model/errors.js';
-import type { Weights } from '../model/session.js';
+import type { ShapeTable } from '../model/index.js';
+import { ModelOptionError } from '../model/index.js';
+import type { Weights } from '../model/index.js';
 import { configHash, encodeWeightPayload, sha256Hex } from './payload.js';
 import {
   OBJECT_PREFIX, POLICY_KEY, isWrongLastSequence, objectVersion, openWeightStores, readPolicyRecord,

@@ -2,7 +2,7 @@
 // module, validate it, and turn the verdict into outputs (accepted + rollout job, or rejected) with stable msgIds.
 import type { ActorOutput } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-import { makeRandom } from '../../sandbox/prng.js';
+import { makeRandom } from '../../sandbox/index.js';
 import type { ValidationReport } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type Sample } from '../loop/messages.js';

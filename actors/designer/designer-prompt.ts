@@ -1,7 +1,7 @@
 // Fits the designer prompt into the model's context: memory lines are dropped from the end, then the document is
 // cut, until the prompt leaves room for the module (maxTokens, or half the context when that is smaller).
 import { designerPrompt, type MemoryLine } from '../loop/prompts.js';
-import type { Tokenizer } from '../../model/tokenizer.js';
+import type { Tokenizer } from '../../model/index.js';
 import type { MemoryEntry } from '../loop/memory/memory-entry.js';
 import { PromptTooLongError } from '../loop/errors.js';
 

@@ -3,7 +3,7 @@
 // directory and renamed into place, then LATEST names it: a crash at any point leaves the previous one intact.
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { syncPath, writeDurably } from '../../model/checkpoint.js';
+import { syncPath, writeDurably } from '../../model/index.js';
 import { loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
 import { LearnerStateError } from './errors.js';
 

@@ -1,10 +1,10 @@
 // Settings of the self-play loop's designer, agent, memory and policy service: one typed object meant to sit in
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
-import { DEFAULT_POLICY_MODEL } from '../../model/decoder.js';
+import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
 import { validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
-import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/options.js';
+import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/index.js';
 import * as s from '../../runtime/schema.js';
 
 export interface SamplingOptions {

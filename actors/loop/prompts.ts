@@ -2,7 +2,7 @@
 // all build prompts here, so what the model was trained on is exactly what it is asked.
 //   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)* <|designer|>  → module code <|end_turn|>
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
-import type { Tokenizer } from '../../model/tokenizer.js';
+import type { Tokenizer } from '../../model/index.js';
 
 /** The environment contract, compact enough to sit in every designer prompt. */
 export const CONTRACT_BRIEF =

@@ -5,3 +5,4 @@ export { RULES, type VjpRule } from './rules.js';
 export { emit, OPSET, type CompiledGraph, type TensorInfo } from './emit.js';
 export { GraphRunner, DEFAULT_RUNNER_OPTIONS, validateRunnerOptions, type RunnerOptions, type Feed } from './runner.js';
 export * from './errors.js';
+export { slice } from './ops.js';

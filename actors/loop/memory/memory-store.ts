@@ -5,7 +5,7 @@ import type { Connection } from '../../../runtime/connection.js';
 import { followKv, type Follow } from '../../../runtime/follow.js';
 import { decode, encode } from '../../../runtime/messages.js';
 import { BUCKETS } from '../../../runtime/subjects.js';
-import { isWrongLastSequence } from '../../../weight-sync/store.js';
+import { isWrongLastSequence } from '../../../weight-sync/index.js';
 import { MemoryError } from '../errors.js';
 import { MemoryEntryRecord, memoryKey, withEvaluation, type MemoryEntry, type MemoryStats } from './memory-entry.js';
 

@@ -1,6 +1,6 @@
 // Which memory entries the designer sees: some near the agent's frontier (high regret, solve rate neither 0 nor 1)
 // and some chosen for diversity (families and names not yet shown). Pure and deterministic given the seed.
-import { makeRandom } from '../../../sandbox/prng.js';
+import { makeRandom } from '../../../sandbox/index.js';
 import type { MemoryEntry } from './memory-entry.js';
 
 export interface RetrieveOptions {

@@ -1,11 +1,11 @@
 // The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
 // from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
-import { loadCheckpoint } from '../../../model/checkpoint.js';
-import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/decoder.js';
-import { Sampler } from '../../../model/sampler/sampler.js';
-import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/thread.js';
-import { ModelSession, type Weights } from '../../../model/session.js';
-import type { Tokenizer } from '../../../model/tokenizer.js';
+import { loadCheckpoint } from '../../../model/index.js';
+import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/index.js';
+import { Sampler } from '../../../model/sampler/index.js';
+import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
+import { ModelSession, type Weights } from '../../../model/index.js';
+import type { Tokenizer } from '../../../model/index.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
 import type { Sample } from '../messages.js';
 import { packFloats, packInts } from '../packed.js';
