@@ -77,8 +77,6 @@ export const Metric = defineMessage(
 );
 
 export type EchoJobBody = BodyOf<typeof EchoJob>;
-export type EchoResultBody = BodyOf<typeof EchoResult>;
-export type DeadLetterBody = BodyOf<typeof DeadLetter>;
 export type MemberHeartbeatBody = BodyOf<typeof MemberHeartbeat>;
 export type PolicyVersionBody = BodyOf<typeof PolicyVersion>;
 export type MetricBody = BodyOf<typeof Metric>;

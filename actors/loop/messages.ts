@@ -29,6 +29,9 @@ export const ENV_SPEC = s.object({ name: s.string(), description: s.string(), hi
 
 export const DOC_REF = s.object({ id: s.string(), source: s.optional(s.string()), kind: s.optional(s.string()) });
 
+/** Which environment, from which design job and loop iteration: the fields accepted and rejected environments share. */
+const ENV_ORIGIN = { envId: id, jobId: id, iteration: s.int({ min: 0 }) };
+
 /** The coordinator asks for one new environment. */
 export const DesignJob = defineMessage(
   'design.job',
@@ -43,9 +46,7 @@ export const DesignJob = defineMessage(
 );
 
 export const ACCEPTED_ENV = s.object({
-  envId: id,
-  jobId: id,
-  iteration: s.int({ min: 0 }),
+  ...ENV_ORIGIN,
   code: s.string({ min: 1 }),
   codeHash: s.string({ min: 1 }),
   spec: ENV_SPEC,
@@ -66,9 +67,7 @@ export const EnvRejected = defineMessage(
   'env.rejected',
   1,
   s.object({
-    envId: id,
-    jobId: id,
-    iteration: s.int({ min: 0 }),
+    ...ENV_ORIGIN,
     code: s.string(),
     /** The failing validation stage (parse, contract, determinism, …, hint-leak). */
     stage: s.string(),
@@ -134,7 +133,6 @@ export const LabeledBatch = defineMessage(
 
 // Body types, derived from the schemas above (never written by hand).
 export type DesignJobBody = BodyOf<typeof DesignJob>;
-export type EnvAcceptedBody = BodyOf<typeof EnvAccepted>;
 export type EnvRejectedBody = BodyOf<typeof EnvRejected>;
 export type RolloutJobBody = BodyOf<typeof RolloutJob>;
 export type TrajectoryGroupBody = BodyOf<typeof TrajectoryGroup>;

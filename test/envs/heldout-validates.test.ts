@@ -1,8 +1,8 @@
 // Every held-out environment (envs/heldout) passes the real validation pipeline (sandbox + kit) with its oracle
 // scoring high, its spec.name matches its file name, and the suite holds at least 10 environments per family.
 import t from 'tap';
-import { SandboxPool, type ValidationReport } from '../../sandbox/index.js';
 import { HELDOUT_FAMILIES, heldOutFiles } from './heldout-suite.js';
+import { validateAll } from './validate-all.js';
 
 const envs = heldOutFiles();
 /** "Scoring high": well above the pipeline's own 0.5 gate, so an oracle that merely scrapes through is caught here. */
@@ -14,18 +14,11 @@ t.test('the suite has at least 30 environments, at least 10 per family', async (
 });
 
 t.test('every held-out environment validates, its oracle scoring high', async (t) => {
-  // The call budget is 4x the default, as in library-validates: the limit is wall-clock and a cold worker on a loaded
-  // machine can miss 50 ms on noise alone. `spade env check` uses the default.
-  const pool = new SandboxPool({ workers: 2, callTimeoutMs: 200, wallClockKillMs: 5000 });
-  t.teardown(() => pool.close());
-  const reports: ValidationReport[] = await Promise.all(envs.map((e) => pool.validate(e.code)));
-  envs.forEach((e, i) => {
-    const r = reports[i]!;
-    const failure = r.failed ? `${r.failed}: ${r.stages[r.stages.length - 1]?.detail}` : '';
+  for (const { env: e, report: r, failure } of await validateAll(envs)) {
     t.ok(r.ok, `${e.file} validates ${failure}`);
     t.equal(r.spec?.name, e.name, `${e.name}: spec.name is the file name`);
     t.equal(r.spec?.hasOracle, true, `${e.name}: exports an oracle`);
     t.ok((r.stats.oracleMean ?? 0) >= ORACLE_HIGH, `${e.name}: oracle mean ${r.stats.oracleMean} ≥ ${ORACLE_HIGH}`
       + ` (random ${r.stats.randomMean}, best constant ${r.stats.constantMean})`);
-  });
+  }
 });

@@ -1,22 +1,10 @@
 // A held message the actor abandons (as a crashed learner does) is no longer kept alive: the server redelivers it
 // once ack_wait (counted from its last in-progress ack) has passed, and not before.
 import t from 'tap';
-import { ActorHost } from '../../runtime/host.js';
-import { holderActor } from '../helpers/holder.js';
-import { connected, natsServer, testConfig } from '../helpers/nats.js';
-import { publishJobs } from '../helpers/results.js';
+import { holdOneJob } from '../helpers/holder.js';
 
 t.test('abandoned: redelivered after ack_wait', async (t) => {
-  const server = await natsServer(t);
-  const config = await testConfig([server.url], ['delivery.ackWaitMs=1000']);
-  const conn = await connected(t, config);
-  const actor = holderActor();
-  const host = new ActorHost({ conn, config, hostId: 'crash', log: () => undefined });
-  await host.start([() => actor], ['echo']);
-  t.teardown(() => host.stop());
-  const first = actor.next();
-  await publishJobs(conn, ['j']);
-  const h1 = await first;
+  const { host, actor, first: h1 } = await holdOneJob(t, 'crash');
   const second = actor.next();
   const t0 = Date.now();
   h1.held.abandon();

@@ -2,23 +2,11 @@
 // server never redelivers it, and it is acked (confirmed) only when the actor acks it.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ActorHost } from '../../runtime/host.js';
 import { STREAMS } from '../../runtime/subjects.js';
-import { holderActor } from '../helpers/holder.js';
-import { connected, natsServer, testConfig } from '../helpers/nats.js';
-import { publishJobs } from '../helpers/results.js';
+import { holdOneJob } from '../helpers/holder.js';
 
 t.test('held for 2.5 ack_waits, then acked', async (t) => {
-  const server = await natsServer(t);
-  const config = await testConfig([server.url], ['delivery.ackWaitMs=1000']);
-  const conn = await connected(t, config);
-  const actor = holderActor();
-  const host = new ActorHost({ conn, config, hostId: 'held', log: () => undefined });
-  await host.start([() => actor], ['echo']);
-  t.teardown(() => host.stop());
-  const first = actor.next();
-  await publishJobs(conn, ['j']);
-  const { held, deliveryCount } = await first;
+  const { conn, host, first: { held, deliveryCount } } = await holdOneJob(t, 'held');
   t.equal(deliveryCount, 1);
   const info = () => conn.jsm.consumers.info(STREAMS.jobsEcho, 'spade-echo');
   await sleep(2_500); // the behaviour under test is time passing: longer than two ack_waits
