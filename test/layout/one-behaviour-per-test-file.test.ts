@@ -33,7 +33,6 @@ const notYetSplit = new Set([
   'test/model/sampler/cancelled-request-ends-without-disturbing-others.test.ts',
   'test/model/sampler/thread-sampler-matches-the-sampler.test.ts',
   'test/model/sampler/token-pick-honours-temperature-and-top-p.test.ts',
-  'test/runtime/bad-config-fails-naming-the-field.test.ts',
   'test/runtime/no-subject-literals-outside-subjects.test.ts',
 ]);
 
