@@ -62,6 +62,7 @@ export async function serveRpc<C extends RpcCalls, S>(o: ServeOptions<C, S>): Pr
       if (o.order === 'one-at-a-time') chain = chain.then(() => answer(m, ac.signal));
       else void answer(m, ac.signal);
     } else if (m.rpc === 'abort') aborts.get(m.id)?.abort();
+    else if (m.rpc === 'exit') process.exit(m.code); // in a worker this ends the thread only
     else o.tells?.[m.op]?.(state, m.body);
   });
   port.postMessage({ rpc: 'ready', value: o.ready?.(state) ?? null } satisfies RpcReply);

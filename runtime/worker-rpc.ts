@@ -19,7 +19,9 @@ export type RpcCalls = Record<string, { body: unknown; value: unknown }>;
 export type RpcRequest =
   | { rpc: 'call'; id: number; op: string; body: unknown }
   | { rpc: 'abort'; id: number }
-  | { rpc: 'tell'; op: string; body: unknown };
+  | { rpc: 'tell'; op: string; body: unknown }
+  /** The worker ends itself with this exit code at its next turn of the event loop (see kill()). */
+  | { rpc: 'exit'; code: number };
 
 /** Worker → main; `meta` is what the worker adds to every reply (e.g. its step count). */
 export type RpcReply =
@@ -132,9 +134,17 @@ export class WorkerRpc<C extends RpcCalls, E extends Error> {
     await this.worker.terminate();
   }
 
-  /** Ends the thread at once (tests: a thread that dies mid-run); what it held fails as when it dies. */
-  terminate(): Promise<number> {
-    return this.worker.terminate();
+  /**
+   * Makes the thread die as a crash would (tests: a thread that dies mid-run); what it held fails as when it dies.
+   * The worker exits itself between two turns of its event loop rather than being stopped from outside: an outside
+   * terminate() that lands while onnxruntime's synchronous run() is on the worker's stack makes the binding's next
+   * N-API call throw a C++ exception, which aborts the whole process (SIGABRT, seen in CI).
+   */
+  kill(code = 1): Promise<void> {
+    if (this.dead_ !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage({ rpc: 'exit', code } satisfies RpcRequest);
+    return exited;
   }
 
   private reply(m: RpcReply): void {

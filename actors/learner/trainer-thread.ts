@@ -113,8 +113,8 @@ export class ThreadTrainer implements TrainerHandle {
     return this.rpc.close('close');
   }
 
-  /** Ends the thread at once (tests: a trainer that dies mid-run). */
-  kill(): Promise<number> {
-    return this.rpc.terminate();
+  /** The thread dies as a crash would (tests: a trainer that dies mid-run); see WorkerRpc.kill. */
+  kill(): Promise<void> {
+    return this.rpc.kill();
   }
 }

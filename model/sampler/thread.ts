@@ -115,9 +115,9 @@ export class ThreadSampler implements SamplerHandle {
     await rpc?.close('close');
   }
 
-  /** Ends the thread at once (tests: a sampler thread that dies mid-run). */
+  /** The thread dies as a crash would (tests: a sampler thread that dies mid-run); see WorkerRpc.kill. */
   async kill(): Promise<void> {
-    await this.rpc?.terminate();
+    await this.rpc?.kill();
   }
 
   /** The running thread, or a new one when there is none or it died (with the newest weights). */
