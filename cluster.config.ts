@@ -16,7 +16,7 @@ export default defineConfig({
     learner: role(1, 2),
     coordinator: role(1),
   },
-  delivery: { ackWaitMs: 30_000, maxDeliver: 5, backoffMs: [500, 2_000, 5_000, 15_000], duplicateWindowMs: 120_000, maxAckPending: 1_000 },
+  delivery: { ackWaitMs: 30_000, maxDeliver: 5, backoffMs: [500, 2_000, 5_000, 15_000], duplicateWindowMs: 120_000, maxAckPending: 1_000, publishRetryMs: 30_000 },
   topology: { replicas: 1, storage: 'file', maxAgeHours: 24 * 7 },
   run: { dir: '', seed: 0, iterations: 0, minutes: 0, designsPerIteration: 4, maxStaleness: 2, view: 'auto' },
   // Self-play options (actors/loop/options.ts: k, memory, designer/agent sampling, ablations, policy, corpus,

@@ -58,6 +58,8 @@ export const CLUSTER_CONFIG = s.object(
         backoffMs: s.array(s.int({ min: 0, max: 3_600_000 }), { min: 1 }),
         duplicateWindowMs: s.int({ min: 1_000, max: 86_400_000 }),
         maxAckPending: s.int({ min: 1, max: 1_000_000 }),
+        /** How long a host keeps retrying a handler's outputs while their stream has no leader (runtime/publish.ts). */
+        publishRetryMs: s.int({ min: 0, max: 3_600_000 }),
       },
       { strict: true },
     ),

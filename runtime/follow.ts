@@ -35,10 +35,18 @@ export interface StreamFollow {
   maxMessages?: number;
 }
 
+/**
+ * How long one pull request waits on the server. nats.js sends heartbeats every half of it and re-pulls after two
+ * are missed, so this bounds how long a consumer stays blind after its server (or the consumer's leader) is lost:
+ * at the library's default of 30 s a host waited up to ~40 s to see work again after a leader was killed; at 5 s it
+ * is ~5–10 s, for one idle pull request per consumer every 5 s.
+ */
+export const PULL_EXPIRES_MS = 5_000;
+
 /** Follows a durable consumer; the caller acks each message (work queues). */
 export async function followDurable(conn: Pick<Connection, 'js'>, d: DurableFollow): Promise<Follow<JsMsg>> {
   const consumer = await conn.js.consumers.get(d.stream, d.durable);
-  return fromConsumer(await consumer.consume({ max_messages: d.maxMessages, expires: 30_000, abort_on_missing_resource: true }), false);
+  return fromConsumer(await consumer.consume({ max_messages: d.maxMessages, expires: PULL_EXPIRES_MS, abort_on_missing_resource: true }), false);
 }
 
 /**
@@ -50,7 +58,7 @@ export async function followStream(conn: Pick<Connection, 'js' | 'jsm'>, s: Stre
     ? { deliver_policy: DeliverPolicy.New }
     : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: s.from.since.toISOString() };
   const ci = await conn.jsm.consumers.add(s.stream, { ack_policy: AckPolicy.Explicit, filter_subject: s.filter, inactive_threshold: 30e9, mem_storage: true, ...start });
-  return fromConsumer(await conn.js.consumers.getConsumerFromInfo(ci).consume({ max_messages: s.maxMessages ?? 256 }), true);
+  return fromConsumer(await conn.js.consumers.getConsumerFromInfo(ci).consume({ max_messages: s.maxMessages ?? 256, expires: PULL_EXPIRES_MS }), true);
 }
 
 /** Follows a KV bucket (or one key of it): its current values first, then every change. */

@@ -13,6 +13,7 @@ import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
 import { Membership } from './membership.js';
 import { decode, encode } from './messages.js';
+import { publishRetrying } from './publish.js';
 import { Semaphore } from './semaphore.js';
 import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
 import { durableName } from './subjects.js';
@@ -199,7 +200,7 @@ export class ActorHost {
     let held: Held | undefined;
     try {
       const outputs = await r.actor.handle!(input, ctx);
-      await this.publishAll(outputs);
+      await this.publishAll(outputs, role, ac.signal);
       if (r.abandoned.has(msg)) return;
       if (held === undefined) {
         msg.ack();
@@ -253,9 +254,14 @@ export class ActorHost {
     }
   }
 
-  private async publishAll(outputs: ActorOutput[]): Promise<void> {
+  private async publishAll(outputs: ActorOutput[], role: string, signal: AbortSignal): Promise<void> {
     const { js } = this.opts.conn;
-    await Promise.all(outputs.map((o) => js.publish(o.subject, encode(o.type, o.body), { msgID: o.msgId })));
+    const say = sayOnce((line) => this.log(`[${role}] ${line}`));
+    const retry = {
+      retryMs: this.opts.config.delivery.publishRetryMs, signal,
+      onRetry: (err: Error) => say(`publishing outputs failed (${err.message}); retrying for up to ${this.opts.config.delivery.publishRetryMs} ms`),
+    };
+    await Promise.all(outputs.map((o) => publishRetrying(js, o.subject, encode(o.type, o.body), o.msgId, retry)));
   }
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {

@@ -3,7 +3,7 @@ import t from 'tap';
 import { spawnHost } from '../helpers/host-process.js';
 import { connected, freePort, natsServer, tempDir, testConfig, FAST_DELIVERY } from '../helpers/nats.js';
 import { collectResults, publishJobs } from '../helpers/results.js';
-import { STREAMS } from '../../runtime/subjects.js';
+import { STREAMS, durableName } from '../../runtime/subjects.js';
 
 t.test('R3 work queue survives the loss of a server', { timeout: 180_000 }, async (t) => {
   const t0 = Date.now();
@@ -53,6 +53,13 @@ t.test('R3 work queue survives the loss of a server', { timeout: 180_000 }, asyn
   const results = await collectResults(conn, 100, 60_000);
   t.comment(`done at ${Date.now() - t0} ms`);
   const ids = new Set(results.map((r) => r.id));
+  if (!after.every((id) => ids.has(id))) {
+    // What a failure needs to be understood: what is missing, where the work queue stands, what the host said.
+    t.comment(`missing: ${after.filter((id) => !ids.has(id)).join(' ')}`);
+    const ci = await conn.jsm.consumers.info(STREAMS.jobsEcho, durableName('echo')).catch((e: Error) => e.message);
+    t.comment(`consumer: ${JSON.stringify(ci)}`);
+    t.comment(`host output:\n${host.output()}`);
+  }
   t.ok(after.every((id) => ids.has(id)), `all ${after.length} jobs published after killing ${leader} were done`);
   t.not((await conn.jsm.streams.info(STREAMS.jobsEcho)).cluster?.leader, leader, 'a new leader took over');
 });

@@ -1,0 +1,37 @@
+// Publishing a handler's outputs through a stream that is briefly unavailable. While a stream elects a new leader
+// (its server was lost) the server answers a publish with "no responders" or not at all; the outputs are computed
+// and their msgIDs make a repeat harmless (the stream deduplicates within delivery.duplicateWindowMs), so the host
+// tries again for up to delivery.publishRetryMs rather than failing the task and redoing its work. Any other error,
+// and the same errors once the time is up, go to the caller as before.
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { jserrors } from '@nats-io/jetstream/internal';
+import { errors } from '@nats-io/nats-core';
+
+/** Delays between tries; the last one repeats. */
+const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000];
+
+/** The server had no stream leader to answer (or did not answer in time): worth another try. */
+export const isTransientPublishError = (err: unknown): boolean => err instanceof jserrors.JetStreamNotEnabled || err instanceof errors.TimeoutError;
+
+export interface PublishRetry {
+  /** How long to keep trying after the first failure. */
+  retryMs: number;
+  /** Told of each failed try that will be retried. */
+  onRetry?: (err: Error, attempt: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function publishRetrying(js: JetStreamClient, subject: string, data: Uint8Array, msgID: string | undefined, o: PublishRetry): Promise<void> {
+  const until = Date.now() + o.retryMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await js.publish(subject, data, msgID === undefined ? {} : { msgID });
+      return;
+    } catch (err) {
+      const wait = RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+      if (!isTransientPublishError(err) || Date.now() + wait > until || o.signal?.aborted) throw err;
+      o.onRetry?.(err as Error, attempt);
+      await new Promise((res) => setTimeout(res, wait));
+    }
+  }
+}
