@@ -3,7 +3,7 @@
 // thread (ownThread, the default) or on this one.
 import {
   AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
-  type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
+  type DecoderConfig, type ResolvedDecoderConfig, type ShapeTable, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
 import { resolvePolicyModel } from '../loop/policy/policy-model.js';
@@ -29,13 +29,16 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
   return m.kind === 'checkpoint' ? { ...base, initCheckpoint: m.dir } : { ...base, model: m.config };
 }
 
+/** Every tensor of a checkpoint is checked against the shapes its own model config implies (not only its size). */
+const checkpointShapes = (model: Record<string, unknown>): ShapeTable => parameterShapes(model as Partial<DecoderConfig> as DecoderConfig);
+
 const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };
 
 export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel> {
   let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer, state: LearnerState;
   let optimizerState;
   let origin: LoadedLearnerModel['origin'];
-  const own = await loadLearnerCheckpoint(stateDir);
+  const own = await loadLearnerCheckpoint(stateDir, checkpointShapes);
   if (own) {
     ({ params, tokenizer, state } = own);
     model = own.model as unknown as DecoderConfig;
@@ -43,7 +46,7 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     origin = 'resume';
   } else if (o.initCheckpoint !== undefined) {
     // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
-    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false });
+    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false, shapes: checkpointShapes });
     model = ck.config.model as unknown as DecoderConfig;
     ({ params, tokenizer } = ck);
     state = { ...FRESH_STATE, version: ck.config.policyVersion };

@@ -4,12 +4,12 @@
 // accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher, isWeightTransportError } from '../../weight-sync/index.js';
-import { parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
+import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from '../../weight-sync/index.js';
+import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
 import { AccountingLog } from './accounting.js';
-import { LearnerStateError } from './errors.js';
+import { LearnerDivergedError, LearnerStateError } from './errors.js';
 import { saveLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import { initialLearnerState, transition, type BatchIn, type LearnerEffect, type LearnerEvent, type LearnerLogicOptions, type LearnerLogicState } from './learner-logic.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
@@ -209,6 +209,8 @@ export class Learner extends EventEmitter {
         await this.publisher.publish(await this.trainer.weights(), { version, step: this.trainer.step });
         return;
       } catch (err) {
+        // The publisher refuses NaN/Inf before uploading anything: say that the learner diverged.
+        if (isNonFiniteWeightsError(err)) throw new LearnerDivergedError(`the weights of version ${version} (not published)`, { tensor: err.tensor ?? '?', index: err.index, value: err.value }, err);
         if (!isWeightTransportError(err) || attempt >= 5) throw err;
         this.log(`learner: publishing version ${version} failed (attempt ${attempt}), retrying: ${err.message}`);
         await new Promise((r) => setTimeout(r, 500 * attempt));
@@ -220,9 +222,15 @@ export class Learner extends EventEmitter {
   private async checkpoint(state: LearnerState): Promise<void> {
     await this.accounting.sync();
     const trained = await this.trainer.state();
-    await saveLearnerCheckpoint(this.deps.stateDir, {
-      state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
-    }, this.options.keepCheckpoints);
+    try {
+      await saveLearnerCheckpoint(this.deps.stateDir, {
+        state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
+      }, this.options.keepCheckpoints);
+    } catch (err) {
+      // saveCheckpoint refuses NaN/Inf (a checkpoint between publishes, publishEvery > 1, would otherwise keep them).
+      if (isNonFiniteTensorError(err)) throw new LearnerDivergedError(`${/^[mv]\./.test(err.tensor) ? 'the optimizer moments' : 'the weights'} after update ${state.updates} (not checkpointed)`, { tensor: err.tensor, index: err.index, value: err.value }, err);
+      throw err;
+    }
     this.accounting.checkpointed();
   }
 

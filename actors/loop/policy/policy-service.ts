@@ -54,7 +54,7 @@ async function loadModel(p: LoopOptions['policy'], log: (line: string) => void):
   const m = resolvePolicyModel(p);
   if (m.kind === 'checkpoint') {
     try {
-      const ck = await loadCheckpoint(m.dir, { optimizer: false });
+      const ck = await loadCheckpoint(m.dir, { optimizer: false, shapes: (model) => parameterShapes(model as Partial<DecoderConfig> as DecoderConfig) });
       const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
       return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: m.dir };
     } catch (err) {
