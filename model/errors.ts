@@ -22,12 +22,16 @@ export function isModelError(err: unknown): err is ModelError {
 /** A bad option value: the message names the field and what was expected. */
 export class ModelOptionError extends ModelError {
   readonly field: string;
+  readonly expected: string;
+  readonly actual: unknown;
   constructor(field: string, expected: string, actual: unknown) {
     super(`options.${field} must be ${expected} (got ${describe(actual)})`, {
       code: 'MODEL_OPTION',
       data: { field, expected },
     });
     this.field = field;
+    this.expected = expected;
+    this.actual = actual;
   }
 }
 
