@@ -34,6 +34,8 @@ export async function readAccounting(stateDir: string, upTo = Infinity): Promise
 export class AccountingLog {
   /** Ids whose fate is final: dropped (line synced) or applied in a checkpointed update. Redeliveries of these are acked. */
   readonly final = new Set<string>();
+  /** Trajectories the log records as dropped, by reason (final whatever happened to the weights since). */
+  readonly droppedBy: Record<DropReason, number> = { stale: 0, invalid: 0 };
   /** Ids applied since the last checkpoint (final once it is taken). */
   private readonly pendingApplied = new Set<string>();
 
@@ -48,6 +50,7 @@ export class AccountingLog {
     await rename(`${path}.tmp`, path);
     const log = new AccountingLog(await open(path, 'a'));
     for (const l of lines) for (const id of l.kind === 'drop' ? l.dropped : l.applied) log.final.add(id);
+    for (const l of lines) if (l.kind === 'drop') log.droppedBy[l.reason] += l.dropped.length;
     return log;
   }
 

@@ -17,6 +17,16 @@ export interface LearnerState {
   dropped: number;
   /** Highest stream sequence of a message whose trajectories are all covered by this checkpoint. */
   lastStreamSeq: number;
+  /**
+   * The staleness accounting of the applied trajectories, restored exactly on resume (absent in checkpoints
+   * written before it was kept: read as zero). Drop counts come from the accounting log instead, whose drop lines
+   * are final even past the last checkpoint.
+   */
+  skipped?: number;
+  trainedTokens?: number;
+  stalenessMax?: number;
+  /** Applied trajectories by staleness at update time: stalenessHistogram[lag]. */
+  stalenessHistogram?: number[];
 }
 
 export interface LearnerCheckpoint {
@@ -73,6 +83,12 @@ export async function loadLearnerCheckpoint(stateDir: string, shapes?: ShapeTabl
   if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new LearnerStateError(`${file}: must be a JSON object`, { dir });
   for (const f of ['version', 'updates', 'applied', 'dropped', 'lastStreamSeq'] as const)
     if (!Number.isSafeInteger(state[f]) || state[f] < 0) throw new LearnerStateError(`${file}: ${f} must be an integer >= 0 (got ${JSON.stringify(state[f])})`, { dir, field: f });
+  for (const f of ['skipped', 'trainedTokens', 'stalenessMax'] as const)
+    if (state[f] !== undefined && (!Number.isSafeInteger(state[f]) || state[f]! < 0)) throw new LearnerStateError(`${file}: ${f} must be an integer >= 0 (got ${JSON.stringify(state[f])})`, { dir, field: f });
+  const h = state.stalenessHistogram;
+  if (h !== undefined && !(Array.isArray(h) && h.every((n) => n === null || (Number.isSafeInteger(n) && n >= 0)))) {
+    throw new LearnerStateError(`${file}: stalenessHistogram must be a list of counts >= 0`, { dir, field: 'stalenessHistogram' });
+  }
   if (name !== dirName(state.updates)) throw new LearnerStateError(`${file}: updates is ${state.updates}, but the directory is ${name}`, { dir, field: 'updates' });
   const ck = await loadCheckpoint(join(dir, 'model'), { shapes });
   // learner.json and the model's config.json are written together: when they disagree, one of them is not ours.

@@ -74,9 +74,15 @@ export class Learner extends EventEmitter {
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
+      // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
+      // updates as the weights), the drops from the log (final as soon as written, so also those since the last
+      // checkpoint). Only this process's own figures (duplicates seen, compute time, versions it published) start at 0.
+      const { stale, invalid } = accounting.droppedBy;
       const stats: LearnerStats = {
-        ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, skipped: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
-        startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
+        ...m.state, origin: m.origin, dropped: stale + invalid, droppedStale: stale, droppedInvalid: invalid,
+        skipped: m.state.skipped ?? 0, trainedTokens: m.state.trainedTokens ?? 0, stalenessMax: m.state.stalenessMax ?? 0,
+        stalenessHistogram: (m.state.stalenessHistogram ?? []).map((n) => n ?? 0),
+        duplicates: 0, computeMs: 0, startedAt: Date.now(), published: [],
       };
       const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
       await l.alignVersion();
