@@ -2,8 +2,8 @@
 // (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
 // thread (ownThread, the default) or on this one.
 import {
-  AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
-  type DecoderConfig, type ResolvedDecoderConfig, type ShapeTable, type Tokenizer,
+  AdamW, ModelSession, checkpointShapes, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
+  type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
 import { resolvePolicyModel } from '../loop/policy/policy-model.js';
@@ -28,9 +28,6 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
   const base = { tokenizer: policy.tokenizer, seed: policy.init.seed };
   return m.kind === 'checkpoint' ? { ...base, initCheckpoint: m.dir } : { ...base, model: m.config };
 }
-
-/** Every tensor of a checkpoint is checked against the shapes its own model config implies (not only its size). */
-const checkpointShapes = (model: Record<string, unknown>): ShapeTable => parameterShapes(model as Partial<DecoderConfig> as DecoderConfig);
 
 const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };
 
