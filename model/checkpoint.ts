@@ -8,7 +8,7 @@ import {
   CheckpointConfigError, CheckpointError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
 } from './errors.js';
 import type { AdamWState } from './optimizer.js';
-import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
+import { DTYPE_SIZES, MAX_SAFETENSORS_HEADER_BYTES, assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
 import { Tokenizer, type TokenizerJson } from './tokenizer.js';
 
 export const CHECKPOINT_FILES = {
@@ -158,15 +158,21 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
   if (typeof modelVocab === 'number' && modelVocab < tokenizer.vocabSize) {
     throw new CheckpointConfigError(`model.vocab ${modelVocab} is smaller than the tokenizer's vocab ${tokenizer.vocabSize}`, CHECKPOINT_FILES.config, 'model.vocab');
   }
-  const weights = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.weights)), CHECKPOINT_FILES.weights);
   const expected = options.shapes === undefined ? undefined : new Map(entriesOf(shapesFor(options.shapes, config.model)));
-  const params = checkTensors(weights, expected, options.dtypes ?? ['F32'], CHECKPOINT_FILES.weights);
+  const dtypes = options.dtypes ?? ['F32'];
+  const widest = Math.max(...dtypes.map((d) => DTYPE_SIZES[d]!));
+  const weightsPath = join(dir, CHECKPOINT_FILES.weights);
+  if (expected !== undefined) await refuseOversize(weightsPath, CHECKPOINT_FILES.weights, [...expected.values()].reduce((n, s) => n + numel(s) * widest, 0));
+  const weights = decodeSafetensors(await readBytes(weightsPath), CHECKPOINT_FILES.weights);
+  const params = checkTensors(weights, expected, dtypes, CHECKPOINT_FILES.weights);
   const result: LoadedCheckpoint = { config, params, tokenizer };
   if (options.optimizer !== false && (await stat(join(dir, CHECKPOINT_FILES.optimizer)).catch(() => undefined))) {
     const table = new Map([...params].map(([n, p]) => [n, expected?.get(n) ?? weights.tensors.get(n)!.shape] as const));
     const both = new Map<string, readonly number[]>();
     for (const [n, s] of table) both.set(`m.${n}`, s).set(`v.${n}`, s);
-    const file = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.optimizer)), CHECKPOINT_FILES.optimizer);
+    const optimizerPath = join(dir, CHECKPOINT_FILES.optimizer);
+    await refuseOversize(optimizerPath, CHECKPOINT_FILES.optimizer, [...both.values()].reduce((n, s) => n + numel(s) * 4, 0));
+    const file = decodeSafetensors(await readBytes(optimizerPath), CHECKPOINT_FILES.optimizer);
     // The state may cover only parameters that were trained so far: require m and v in pairs.
     for (const n of file.tensors.keys()) {
       const twin = n.startsWith('m.') ? `v.${n.slice(2)}` : `m.${n.slice(2)}`;
@@ -189,6 +195,16 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
     result.optimizer = { step: json.step as number, m, v };
   }
   return result;
+}
+
+/**
+ * A file bigger than its tensors plus the largest header allowed cannot be a checkpoint of this model: refused from
+ * its size, before it is read into memory.
+ */
+async function refuseOversize(path: string, file: string, dataBytes: number): Promise<void> {
+  const size = (await stat(path).catch(() => undefined))?.size;
+  const limit = 8 + MAX_SAFETENSORS_HEADER_BYTES + dataBytes;
+  if (size !== undefined && size > limit) throw new CorruptFileError(`${size} bytes, more than the ${limit} its tensors and the largest header allowed take: not read`, file);
 }
 
 function shapesFor(shapes: NonNullable<LoadCheckpointOptions['shapes']>, model: Record<string, unknown>): ShapeTable {
