@@ -5,10 +5,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
-  CheckpointConfigError, CheckpointError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
+  CheckpointConfigError, CheckpointError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
 } from './errors.js';
 import type { AdamWState } from './optimizer.js';
-import { decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
+import { DTYPE_SIZES, MAX_SAFETENSORS_HEADER_BYTES, assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
 import { Tokenizer, type TokenizerJson } from './tokenizer.js';
 
 export const CHECKPOINT_FILES = {
@@ -44,8 +44,12 @@ export interface CheckpointContents {
 }
 
 export interface LoadCheckpointOptions {
-  /** Expected parameters; without it the file's own names and shapes are taken as they are. */
-  shapes?: ShapeTable;
+  /**
+   * Expected parameters; without it the file's own names and shapes are taken as they are. A function gets the
+   * checkpoint's own model config (e.g. `(m) => parameterShapes(m)`), so a checkpoint of any size is checked against
+   * the table its config implies; a config it cannot take is a CheckpointConfigError on `model`.
+   */
+  shapes?: ShapeTable | ((model: Record<string, unknown>) => ShapeTable);
   /** Weight dtypes accepted (and converted to F32). Default F32 only: anything else is a mismatch. */
   dtypes?: readonly FloatDtype[];
   /** Read the optimizer state when present (default true). */
@@ -74,6 +78,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
     const data = c.params.get(name);
     if (data === undefined) throw new MissingTensorError(name, CHECKPOINT_FILES.weights);
     if (data.length !== numel(shape)) throw new ShapeMismatchError(name, shape, [data.length], CHECKPOINT_FILES.weights);
+    assertFinite(data, name, CHECKPOINT_FILES.weights); // a diverged model is never saved as if it were good
     tensors.push([name, { shape, data }]);
   }
   const tokJson = c.tokenizer instanceof Tokenizer ? c.tokenizer.toJSON() : c.tokenizer;
@@ -103,6 +108,8 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
       if (v === undefined) throw new MissingTensorError(`v.${name}`, CHECKPOINT_FILES.optimizer);
       if (m.length !== numel(shape)) throw new ShapeMismatchError(`m.${name}`, shape, [m.length], CHECKPOINT_FILES.optimizer);
       if (v.length !== numel(shape)) throw new ShapeMismatchError(`v.${name}`, shape, [v.length], CHECKPOINT_FILES.optimizer);
+      assertFinite(m, `m.${name}`, CHECKPOINT_FILES.optimizer);
+      assertFinite(v, `v.${name}`, CHECKPOINT_FILES.optimizer);
       moments.push([`m.${name}`, { shape, data: m }], [`v.${name}`, { shape, data: v }]);
     }
     files.push([CHECKPOINT_FILES.optimizer, encodeSafetensors(moments)]);
@@ -133,7 +140,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
   }
 }
 
-/** Reads a checkpoint and checks every tensor's name, dtype and shape. */
+/** Reads a checkpoint and checks every tensor's name, dtype, shape and values (finite) before returning any of it. */
 export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
   const config = parseConfig(await readText(join(dir, CHECKPOINT_FILES.config)), CHECKPOINT_FILES.config);
   const tokText = await readText(join(dir, config.tokenizer.file));
@@ -151,15 +158,21 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
   if (typeof modelVocab === 'number' && modelVocab < tokenizer.vocabSize) {
     throw new CheckpointConfigError(`model.vocab ${modelVocab} is smaller than the tokenizer's vocab ${tokenizer.vocabSize}`, CHECKPOINT_FILES.config, 'model.vocab');
   }
-  const weights = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.weights)), CHECKPOINT_FILES.weights);
-  const expected = options.shapes === undefined ? undefined : new Map(entriesOf(options.shapes));
-  const params = checkTensors(weights, expected, options.dtypes ?? ['F32'], CHECKPOINT_FILES.weights);
+  const expected = options.shapes === undefined ? undefined : new Map(entriesOf(shapesFor(options.shapes, config.model)));
+  const dtypes = options.dtypes ?? ['F32'];
+  const widest = Math.max(...dtypes.map((d) => DTYPE_SIZES[d]!));
+  const weightsPath = join(dir, CHECKPOINT_FILES.weights);
+  if (expected !== undefined) await refuseOversize(weightsPath, CHECKPOINT_FILES.weights, [...expected.values()].reduce((n, s) => n + numel(s) * widest, 0));
+  const weights = decodeSafetensors(await readBytes(weightsPath), CHECKPOINT_FILES.weights);
+  const params = checkTensors(weights, expected, dtypes, CHECKPOINT_FILES.weights);
   const result: LoadedCheckpoint = { config, params, tokenizer };
   if (options.optimizer !== false && (await stat(join(dir, CHECKPOINT_FILES.optimizer)).catch(() => undefined))) {
     const table = new Map([...params].map(([n, p]) => [n, expected?.get(n) ?? weights.tensors.get(n)!.shape] as const));
     const both = new Map<string, readonly number[]>();
     for (const [n, s] of table) both.set(`m.${n}`, s).set(`v.${n}`, s);
-    const file = decodeSafetensors(await readBytes(join(dir, CHECKPOINT_FILES.optimizer)), CHECKPOINT_FILES.optimizer);
+    const optimizerPath = join(dir, CHECKPOINT_FILES.optimizer);
+    await refuseOversize(optimizerPath, CHECKPOINT_FILES.optimizer, [...both.values()].reduce((n, s) => n + numel(s) * 4, 0));
+    const file = decodeSafetensors(await readBytes(optimizerPath), CHECKPOINT_FILES.optimizer);
     // The state may cover only parameters that were trained so far: require m and v in pairs.
     for (const n of file.tensors.keys()) {
       const twin = n.startsWith('m.') ? `v.${n.slice(2)}` : `m.${n.slice(2)}`;
@@ -174,9 +187,33 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
     }
     const m = new Map<string, Float32Array>(), v = new Map<string, Float32Array>();
     for (const [n, a] of moments) (n.startsWith('m.') ? m : v).set(n.slice(2), a);
+    // A negative second moment would make the next update's sqrt(v) NaN.
+    for (const [n, a] of v) {
+      const i = a.findIndex((x) => x < 0);
+      if (i >= 0) throw new CorruptFileError(`tensor "v.${n}" holds ${a[i]} at element ${i}: second moments are >= 0`, CHECKPOINT_FILES.optimizer);
+    }
     result.optimizer = { step: json.step as number, m, v };
   }
   return result;
+}
+
+/**
+ * A file bigger than its tensors plus the largest header allowed cannot be a checkpoint of this model: refused from
+ * its size, before it is read into memory.
+ */
+async function refuseOversize(path: string, file: string, dataBytes: number): Promise<void> {
+  const size = (await stat(path).catch(() => undefined))?.size;
+  const limit = 8 + MAX_SAFETENSORS_HEADER_BYTES + dataBytes;
+  if (size !== undefined && size > limit) throw new CorruptFileError(`${size} bytes, more than the ${limit} its tensors and the largest header allowed take: not read`, file);
+}
+
+function shapesFor(shapes: NonNullable<LoadCheckpointOptions['shapes']>, model: Record<string, unknown>): ShapeTable {
+  if (typeof shapes !== 'function') return shapes;
+  try {
+    return shapes(model);
+  } catch (cause) {
+    throw new CheckpointConfigError(`model: ${(cause as Error).message}`, CHECKPOINT_FILES.config, 'model', cause);
+  }
 }
 
 function checkTensors(
@@ -193,7 +230,9 @@ function checkTensors(
     if (want !== undefined && (want.length !== t.shape.length || want.some((d, i) => d !== t.shape[i]))) {
       throw new ShapeMismatchError(name, want, t.shape, fileName);
     }
-    out.set(name, toFloat32(t, name, fileName));
+    const values = toFloat32(t, name, fileName);
+    assertFinite(values, name, fileName); // after conversion: an F64 beyond the F32 range is an infinity too
+    out.set(name, values);
   }
   if (expected !== undefined) for (const name of [...file.tensors.keys()].sort()) if (!expected.has(name)) throw new UnexpectedTensorError(name, fileName);
   return out;

@@ -53,6 +53,12 @@ export function validateDecoderConfig(config: Partial<DecoderConfig> = {}): Reso
 }
 
 /** Parameter names (Llama checkpoint keys) and shapes, in checkpoint order. Linear weights are [out, in]. */
+/**
+ * The parameter table a checkpoint's own model config implies, for `loadCheckpoint(dir, { shapes: checkpointShapes })`:
+ * every tensor is checked against its shape, not only its size (a transposed matrix is refused).
+ */
+export const checkpointShapes = (model: Record<string, unknown>): Map<string, number[]> => parameterShapes(model as Partial<DecoderConfig> as DecoderConfig);
+
 export function parameterShapes(config: DecoderConfig): Map<string, number[]> {
   const c = validateDecoderConfig(config);
   const kv = (c.width / c.heads) * c.kvHeads;

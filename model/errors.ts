@@ -22,12 +22,16 @@ export function isModelError(err: unknown): err is ModelError {
 /** A bad option value: the message names the field and what was expected. */
 export class ModelOptionError extends ModelError {
   readonly field: string;
+  readonly expected: string;
+  readonly actual: unknown;
   constructor(field: string, expected: string, actual: unknown) {
     super(`options.${field} must be ${expected} (got ${describe(actual)})`, {
       code: 'MODEL_OPTION',
       data: { field, expected },
     });
     this.field = field;
+    this.expected = expected;
+    this.actual = actual;
   }
 }
 
@@ -82,6 +86,38 @@ export class CorruptFileError extends CheckpointError {
   constructor(detail: string, file?: string, cause?: unknown) {
     super(`corrupt file: ${detail}`, { code: 'CHECKPOINT_CORRUPT', file, cause });
   }
+}
+
+/** The header length field asks for more than MAX_SAFETENSORS_HEADER_BYTES: refused before anything is parsed. */
+export class OversizeHeaderError extends CorruptFileError {
+  readonly headerBytes: bigint;
+  readonly limit: number;
+  constructor(headerBytes: bigint, limit: number, file?: string) {
+    super(`header length ${headerBytes} exceeds the ${limit}-byte limit`, file);
+    this.headerBytes = headerBytes;
+    this.limit = limit;
+  }
+}
+
+/** A tensor holds a NaN or an infinity (first offending element named): such weights are never used. */
+export class NonFiniteTensorError extends CheckpointError {
+  readonly tensor: string;
+  readonly index: number;
+  readonly value: number;
+  constructor(tensor: string, index: number, value: number, file?: string) {
+    super(`tensor "${tensor}" holds ${value} at element ${index}: weights must be finite`, {
+      code: 'CHECKPOINT_NONFINITE',
+      file,
+      data: { tensor, index, value: String(value) },
+    });
+    this.tensor = tensor;
+    this.index = index;
+    this.value = value;
+  }
+}
+
+export function isNonFiniteTensorError(err: unknown): err is NonFiniteTensorError {
+  return err instanceof NonFiniteTensorError;
 }
 
 /** A tensor the expected shape table names is absent from the file. */

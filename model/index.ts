@@ -18,7 +18,7 @@ export {
   syncPath, writeDurably,
 } from './checkpoint.js';
 export {
-  encodeSafetensors, decodeSafetensors, toFloat32, toFloat64, FLOAT_DTYPES, type FloatDtype, type StoredTensor, type TensorToWrite,
+  encodeSafetensors, decodeSafetensors, toFloat32, toFloat64, assertFinite, FLOAT_DTYPES, MAX_SAFETENSORS_HEADER_BYTES, type FloatDtype, type StoredTensor, type TensorToWrite,
   type SafetensorsContents,
   numel,
 } from './safetensors.js';

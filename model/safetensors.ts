@@ -1,6 +1,6 @@
 // The safetensors format: an 8-byte little-endian header length, a JSON header naming each tensor's
 // dtype, shape and byte range, then the tensors back to back. Writes F32/F64; reads F32/F64/F16/BF16.
-import { CorruptFileError, DtypeMismatchError, ShapeMismatchError, TruncatedFileError } from './errors.js';
+import { CorruptFileError, DtypeMismatchError, NonFiniteTensorError, OversizeHeaderError, ShapeMismatchError, TruncatedFileError } from './errors.js';
 
 /** Bytes per element of every dtype the header may name (only the float ones convert to arrays). */
 export const DTYPE_SIZES: Readonly<Record<string, number>> = {
@@ -10,8 +10,11 @@ export const DTYPE_SIZES: Readonly<Record<string, number>> = {
 export type FloatDtype = 'F32' | 'F64' | 'F16' | 'BF16';
 export const FLOAT_DTYPES: readonly FloatDtype[] = ['F32', 'F64', 'F16', 'BF16'];
 
-/** Same limit as the reference implementation: a bigger header is a corrupt length field. */
-const MAX_HEADER_BYTES = 100_000_000;
+/**
+ * Same limit as the reference implementation (100 MB): a bigger header is a corrupt or hostile length field, refused
+ * before the JSON is parsed. Real headers are about 100 bytes per tensor.
+ */
+export const MAX_SAFETENSORS_HEADER_BYTES = 100_000_000;
 
 export interface TensorToWrite {
   shape: readonly number[];
@@ -64,7 +67,7 @@ export function encodeSafetensors(tensors: Iterable<[string, TensorToWrite]>, me
 export function decodeSafetensors(bytes: Uint8Array, file?: string): SafetensorsContents {
   if (bytes.length < 8) throw new TruncatedFileError(`${bytes.length} bytes, shorter than the 8-byte header length`, file);
   const n = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
-  if (n > BigInt(MAX_HEADER_BYTES)) throw new CorruptFileError(`header length ${n} exceeds ${MAX_HEADER_BYTES}`, file);
+  if (n > BigInt(MAX_SAFETENSORS_HEADER_BYTES)) throw new OversizeHeaderError(n, MAX_SAFETENSORS_HEADER_BYTES, file);
   const headerEnd = 8 + Number(n);
   if (headerEnd > bytes.length) throw new TruncatedFileError(`header needs ${headerEnd} bytes, file has ${bytes.length}`, file);
   let header: unknown;
@@ -80,7 +83,7 @@ export function decodeSafetensors(bytes: Uint8Array, file?: string): Safetensors
   const dataLength = bytes.length - headerEnd;
   for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {
     if (name === '__metadata__') {
-      if (raw === null || typeof raw !== 'object') throw new CorruptFileError('__metadata__ is not an object', file);
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CorruptFileError('__metadata__ is not an object', file);
       for (const [k, v] of Object.entries(raw)) {
         if (typeof v !== 'string') throw new CorruptFileError(`__metadata__.${k} is not a string`, file);
         metadata[k] = v;
@@ -116,6 +119,15 @@ export function decodeSafetensors(bytes: Uint8Array, file?: string): Safetensors
   }
   if (covered !== dataLength) throw new CorruptFileError(`${dataLength - covered} bytes after the last tensor`, file);
   return { metadata, tensors };
+}
+
+/** Throws NonFiniteTensorError naming the first NaN or infinity (weights, moments and payloads must be finite). */
+export function assertFinite(values: Float32Array | Float64Array, name: string, file?: string): void {
+  for (let i = 0; i < values.length; i++) {
+    // x - x is 0 for every finite x and NaN for NaN and ±Infinity: one branch per element.
+    const x = values[i]!;
+    if (x - x !== 0) throw new NonFiniteTensorError(name, i, x, file);
+  }
 }
 
 /** A fresh Float32Array of a float tensor's values (F64, F16, BF16 converted). */

@@ -1,6 +1,7 @@
 // The `spade` command line: start, tail, status, plus the commands an application adds; typed errors become one
 // clear line and an exit code. The runtime knows no roles or message types of its own beyond its runtime ones:
 // the application's composition root (actors/main.ts) hands them in as a CliApp.
+import { notifyOutputClosed, watchClosedOutput } from './closed-output.js';
 import { useCatalog } from './message-catalog.js';
 import type { MessageType } from './messages.js';
 import type { RoleRegistry } from './roles.js';
@@ -67,8 +68,22 @@ export async function main(argv: string[], app: CliApp): Promise<number> {
   return command.run(rest);
 }
 
-/** Runs `main` and maps errors to exit codes: usage 2, other typed errors 1 (one line, no stack). */
+/**
+ * A closed output ends the command quietly with exit code 0 (the reader took what it wanted), or with the command's
+ * own code once it had finished. A host (`spade start`) registers with onOutputClosed and drains first, as on SIGTERM.
+ */
+function endOnClosedOutput(argv: string[], finished: () => boolean): void {
+  watchClosedOutput(() => {
+    if (finished()) return void process.exit(process.exitCode ?? 0);
+    // A host still starting has not registered yet: it hears of it on registration.
+    if (!notifyOutputClosed() && argv[0] !== 'start') process.exit(0);
+  });
+}
+
+/** Runs `main` and maps errors to exit codes: usage 2, other typed errors 1 (one line, no stack); a closed output: 0. */
 export async function runCli(argv: string[], app: CliApp): Promise<void> {
+  let finished = false;
+  endOnClosedOutput(argv, () => finished);
   try {
     process.exitCode = await main(argv, app);
   } catch (err) {
@@ -83,6 +98,7 @@ export async function runCli(argv: string[], app: CliApp): Promise<void> {
       process.exitCode = 1;
     }
   }
+  finished = true;
   if (process.exitCode !== 0 || argv[0] !== 'start') setImmediate(() => process.exit(process.exitCode));
 }
 

@@ -24,9 +24,31 @@ export type Check<T> = {
   readonly optional?: boolean;
   /** The fields of an object check (options resolution merges defaults into them). */
   readonly shape?: Readonly<Record<string, Check<unknown>>>;
+  /** What the check accepts, for tools that walk a schema (test/runtime/bad-config-fails-naming-the-field-walk). */
+  readonly meta: CheckMeta;
   /** Phantom field carrying the validated type. */
   readonly _type?: T;
 };
+
+/** The parameters a check was built with: bounds, pattern, allowed values, and the checks it is made of. */
+export interface CheckMeta {
+  min?: number;
+  max?: number;
+  gt?: number;
+  lt?: number;
+  integer?: boolean;
+  infinite?: boolean;
+  pattern?: RegExp;
+  values?: readonly unknown[];
+  /** array: the item check; record: the value check; optional / nullable: the wrapped check. */
+  item?: Check<unknown>;
+  value?: Check<unknown>;
+  inner?: Check<unknown>;
+  wrapper?: 'optional' | 'nullable';
+  /** object: its fields (also when `replace` leaves `shape` out) and whether unknown fields are refused. */
+  fields?: Readonly<Record<string, Check<unknown>>>;
+  strict?: boolean;
+}
 
 export type Infer<C> = C extends Check<infer T> ? T : never;
 
@@ -43,7 +65,7 @@ export function formatIssue(i: Issue): string {
   return `${i.path}: ${i.text ?? `expected ${i.expected}, got ${show(i.got)}`}`;
 }
 
-function make<T>(kind: string, at: (v: unknown) => Issue | null, extra: { optional?: boolean; shape?: Record<string, Check<unknown>> } = {}): Check<T> {
+function make<T>(kind: string, at: (v: unknown) => Issue | null, extra: { optional?: boolean; shape?: Record<string, Check<unknown>>; meta?: CheckMeta } = {}): Check<T> {
   const issue = (v: unknown, p: string): Issue | null => {
     const i = at(v);
     return i === null ? null : { ...i, path: p + i.path };
@@ -59,6 +81,7 @@ function make<T>(kind: string, at: (v: unknown) => Issue | null, extra: { option
     },
     optional: extra.optional ?? false,
     shape: extra.shape,
+    meta: extra.meta ?? {},
   };
 }
 
@@ -74,7 +97,7 @@ export function string(opts: { min?: number; max?: number; pattern?: RegExp } = 
   const { min = 0, max = Infinity, pattern } = opts;
   const expected = `a string${pattern ? ` matching ${pattern}` : ''}${min > 0 ? ` of length >= ${min}` : ''}${max < Infinity ? ` of length <= ${max}` : ''}`;
   return make('string', (v) =>
-    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(expected, v));
+    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? null : fail(expected, v), { meta: { min, max, pattern } });
 }
 
 export interface NumberOptions {
@@ -97,7 +120,7 @@ export function number(opts: NumberOptions = {}): Check<number> {
     typeof v === 'number' && (Number.isFinite(v) || (infinite && !Number.isNaN(v))) && (!integer || Number.isInteger(v)) && v >= min && v <= max &&
     (gt === undefined || v > gt) && (lt === undefined || v < lt)
       ? null
-      : fail(expected, v));
+      : fail(expected, v), { meta: { min, max, gt, lt, integer, infinite } });
 }
 
 export const int = (opts: { min?: number; max?: number } = {}): Check<number> => number({ ...opts, integer: true });
@@ -114,7 +137,7 @@ export function bytes(opts: { max?: number } = {}): Check<Uint8Array> {
 
 export function literal<const L extends string | number | boolean>(...values: L[]): Check<L> {
   const expected = `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-  return make('literal', (v) => ((values as unknown[]).includes(v) ? null : fail(expected, v)));
+  return make('literal', (v) => ((values as unknown[]).includes(v) ? null : fail(expected, v)), { meta: { values } });
 }
 
 export function unknownValue(): Check<unknown> {
@@ -123,7 +146,7 @@ export function unknownValue(): Check<unknown> {
 
 /** Absent: undefined or null. */
 export function optional<T>(inner: Check<T>): Check<T | undefined> {
-  return make(inner.kind, (v) => (v === undefined || v === null ? null : inner.at(v)), { optional: true });
+  return make(inner.kind, (v) => (v === undefined || v === null ? null : inner.at(v)), { optional: true, meta: { inner: inner as Check<unknown>, wrapper: 'optional' } });
 }
 
 /** Present, and either null or `inner`. */
@@ -132,7 +155,7 @@ export function nullable<T>(inner: Check<T>): Check<T | null> {
     if (v === null) return null;
     const e = inner.at(v);
     return e && e.path === '' ? { ...e, expected: `${e.expected} or null` } : e;
-  });
+  }, { meta: { inner: inner as Check<unknown>, wrapper: 'nullable' } });
 }
 
 export function array<T>(item: Check<T>, opts: { min?: number; max?: number } = {}): Check<T[]> {
@@ -145,7 +168,7 @@ export function array<T>(item: Check<T>, opts: { min?: number; max?: number } = 
       if (e) return under(`[${i}]`, e);
     }
     return null;
-  });
+  }, { meta: { min, max, item: item as Check<unknown> } });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
@@ -158,7 +181,7 @@ export function record<T>(value: Check<T>): Check<Record<string, T>> {
       if (e) return under(`.${k}`, e);
     }
     return null;
-  });
+  }, { meta: { value: value as Check<unknown> } });
 }
 
 type Shape = Record<string, Check<unknown>>;
@@ -166,8 +189,12 @@ type OptionalKeys<S extends Shape> = { [K in keyof S]: undefined extends Infer<S
 type RequiredKeys<S extends Shape> = Exclude<keyof S, OptionalKeys<S>>;
 export type ObjectOf<S extends Shape> = { [K in RequiredKeys<S>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> };
 
-/** An object with known fields; unknown fields are rejected when `strict` (configs, options), allowed otherwise (forward-compatible messages). */
-export function object<S extends Shape>(shape: S, opts: { strict?: boolean } = {}): Check<ObjectOf<S>> {
+/**
+ * An object with known fields; unknown fields are rejected when `strict` (configs, options), allowed otherwise
+ * (forward-compatible messages). With `replace`, options resolution takes a given value whole instead of merging it
+ * field by field over the defaults (the form of options whose defaults belong to another module).
+ */
+export function object<S extends Shape>(shape: S, opts: { strict?: boolean; replace?: boolean } = {}): Check<ObjectOf<S>> {
   const keys = Object.keys(shape);
   const checks = keys.map((k) => shape[k]!);
   const strict = opts.strict === true;
@@ -185,7 +212,7 @@ export function object<S extends Shape>(shape: S, opts: { strict?: boolean } = {
       }
       return null;
     },
-    { shape },
+    { shape: opts.replace === true ? undefined : shape, meta: { fields: shape, strict } },
   );
 }
 

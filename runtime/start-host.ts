@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onOutputClosed } from './closed-output.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import type { ClusterConfig } from './config-schema.js';
@@ -156,7 +157,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
   }
 }
 
-/** Runs until SIGTERM/SIGINT, then drains and exits 0; a second signal exits at once. */
+/** Runs until SIGTERM/SIGINT (or its output is closed), then drains and exits 0; a second signal exits at once. */
 export async function runStartCommand(argv: string[], registry: RoleRegistry): Promise<number> {
   const started = await startHost(argv, registry);
   if (!started) return 0;
@@ -173,6 +174,13 @@ export async function runStartCommand(argv: string[], registry: RoleRegistry): P
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // `spade start … | head` and the reader went away: drain as on SIGTERM (log lines to a closed pipe are dropped).
+    onOutputClosed(() => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write('output closed: draining …\n');
+      resolveSignal();
+    });
     started.onShutdownRequest((reason) => {
       if (stopping) return;
       stopping = true;

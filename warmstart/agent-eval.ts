@@ -1,6 +1,6 @@
 // Measures a checkpoint as an agent: plays every library environment on unseen seeds, with and without the hint,
 // sampling each action from the policy in the agent prompt format and stepping the episode in the sandbox.
-import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
+import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { agentPrompt, endOfTurn, type AgentTurn } from '../actors/loop/index.js';
 import { loadLibrary, type LibraryEnv } from './library.js';
@@ -39,7 +39,7 @@ export interface AgentEvalResult {
 
 export async function evaluateAgent(options: AgentEvalOptions): Promise<AgentEvalResult> {
   const o = { ...DEFAULT_AGENT_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<AgentEvalOptions>;
-  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false });
+  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false, shapes: checkpointShapes });
   const tok = ck.tokenizer;
   const session = await ModelSession.create(validateDecoderConfig(ck.config.model), { graphs: ['sample'] });
   const sampler = new Sampler(session, ck.params, ck.config.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: [endOfTurn(tok)], seed: 11 });

@@ -1,6 +1,6 @@
 // Measures a checkpoint as a designer: samples N modules for corpus documents (with 0..K memory lines, the warm-start
 // prompt distribution), validates each in the sandbox, and counts passes, failing stages and copies of the library.
-import { ModelSession, Sampler, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
+import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
 import { designerPrompt, endOfTurn } from '../actors/loop/index.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
@@ -58,7 +58,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
   const o = { ...DEFAULT_DESIGNER_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<DesignerEvalOptions>;
   if (!Number.isInteger(o.samples) || o.samples < 1) throw new OptionsError('options.samples', 'a positive integer', o.samples);
   if (!(o.temperature >= 0)) throw new OptionsError('options.temperature', 'a number >= 0', o.temperature);
-  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false });
+  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false, shapes: checkpointShapes });
   const tok = ck.tokenizer;
   const config = validateDecoderConfig(ck.config.model);
   const library = loadLibrary();

@@ -76,6 +76,24 @@ export function isWeightContentError(err: unknown): err is WeightContentError {
   return err instanceof WeightContentError;
 }
 
+/**
+ * Weights holding a NaN or an infinity: refused by the publisher before anything is uploaded (a learner that
+ * diverged stops rather than publish them) and by the watcher before anything is handed on.
+ */
+export class NonFiniteWeightsError extends WeightContentError {
+  readonly index: number;
+  readonly value: number;
+  constructor(detail: string, where: { version?: number; object?: string; tensor: string; index: number; value: number }, cause?: unknown) {
+    super(detail, { version: where.version, object: where.object, tensor: where.tensor }, cause);
+    this.index = where.index;
+    this.value = where.value;
+  }
+}
+
+export function isNonFiniteWeightsError(err: unknown): err is NonFiniteWeightsError {
+  return err instanceof NonFiniteWeightsError;
+}
+
 function label(where: { version?: number; object?: string }): string {
   const parts = [where.version === undefined ? '' : `version ${where.version}`, where.object === undefined ? '' : `object ${where.object}`];
   const s = parts.filter(Boolean).join(', ');

@@ -8,7 +8,7 @@ export * from './errors.js';
 export { WeightPublisher, DEFAULT_WEIGHT_PUBLISHER_OPTIONS, validateWeightPublisherOptions, type WeightPublisherOptions, type PublishInfo, type PublishResult } from './publisher.js';
 export { WeightWatcher, WatcherStoppedError, DEFAULT_WEIGHT_WATCHER_OPTIONS, validateWeightWatcherOptions, type WeightWatcherOptions } from './watcher.js';
 export { POLICY_KEY, OBJECT_PREFIX, openWeightStores, readPolicyRecord, isWrongLastSequence, type PolicyRecord, type WeightSyncConnection } from './store.js';
-export { configHash, encodeWeightPayload, decodeWeightPayload, sha256Hex, WEIGHT_METADATA, type PayloadInfo, type DecodedPayload } from './payload.js';
+export { configHash, encodeWeightPayload, decodeWeightPayload, maxPayloadBytes, sha256Hex, WEIGHT_METADATA, type PayloadInfo, type DecodedPayload } from './payload.js';
 
 /** The part of a Sampler the glue uses. */
 export type WeightSink = Pick<Sampler, 'setWeights' | 'policyVersion'>;

@@ -1,11 +1,12 @@
 // The bytes that travel through the object store: safetensors with the policy version, step and model-config hash
-// in its metadata; decoding checks every tensor's name, shape and dtype against the receiver's parameter table.
+// in its metadata; decoding checks every tensor's name, shape, dtype and values (finite) against the receiver's
+// parameter table, before any of it is handed on.
 import { createHash } from 'node:crypto';
 import type { ShapeTable } from '../model/index.js';
-import { DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError, isCheckpointError } from '../model/index.js';
-import { decodeSafetensors, encodeSafetensors, numel, toFloat32, toFloat64, type SafetensorsContents } from '../model/index.js';
+import { DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError, isCheckpointError, isNonFiniteTensorError } from '../model/index.js';
+import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, toFloat64, type SafetensorsContents } from '../model/index.js';
 import type { Weights } from '../model/index.js';
-import { WeightContentError, WeightIntegrityError } from './errors.js';
+import { NonFiniteWeightsError, WeightContentError, WeightIntegrityError } from './errors.js';
 
 /** Keys of the safetensors `__metadata__` block (values are strings, as the format requires). */
 export const WEIGHT_METADATA = { version: 'spade.policy_version', step: 'spade.step', configHash: 'spade.config_hash' } as const;
@@ -34,6 +35,20 @@ export interface DecodedPayload extends PayloadInfo {
 const entriesOf = (t: ShapeTable): Array<[string, readonly number[]]> =>
   t instanceof Map ? [...t] : Object.entries(t as Record<string, readonly number[]>);
 
+/**
+ * The largest payload the model's parameter table can produce: every tensor as F64 plus a generous header (each
+ * name JSON-escaped at worst, dtype, shape and offsets, and the metadata). A watcher refuses a bigger object before
+ * downloading it, so a hostile record cannot make a sampler buffer gigabytes.
+ */
+export function maxPayloadBytes(shapes: ShapeTable): number {
+  let data = 0, header = 4096;
+  for (const [name, shape] of entriesOf(shapes)) {
+    data += numel(shape) * 8;
+    header += name.length * 6 + 96 + shape.length * 21;
+  }
+  return 8 + header + data;
+}
+
 /** sha256 of the model config's canonical JSON (keys sorted at every depth), so key order does not matter. */
 export function configHash(config: object): string {
   return createHash('sha256').update(canonicalJson(config)).digest('hex');
@@ -43,7 +58,10 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Serialises weights; with `shapes`, refuses a table that differs from the model's before anything is uploaded. */
+/**
+ * Serialises weights; refuses a NaN or infinity (NonFiniteWeightsError) and, with `shapes`, a table that differs from
+ * the model's, before anything is uploaded.
+ */
 export function encodeWeightPayload(weights: Weights, info: PayloadInfo, shapes?: ShapeTable): Uint8Array {
   const table = shapes === undefined ? undefined : new Map(entriesOf(shapes));
   const tensors: Array<[string, { shape: readonly number[]; data: Float32Array | Float64Array }]> = [];
@@ -51,6 +69,11 @@ export function encodeWeightPayload(weights: Weights, info: PayloadInfo, shapes?
     const shape = table?.get(name) ?? [data.length];
     if (table !== undefined && !table.has(name)) throw content(new UnexpectedTensorError(name), {});
     if (numel(shape) !== data.length) throw content(new ShapeMismatchError(name, shape, [data.length]), {});
+    try {
+      assertFinite(data, name);
+    } catch (err) {
+      throw content(err, { version: info.version });
+    }
     tensors.push([name, { shape, data }]);
   }
   if (table !== undefined) for (const name of table.keys()) if (!weights.has(name)) throw content(new MissingTensorError(name), {});
@@ -85,7 +108,9 @@ export function decodeWeightPayload(bytes: Uint8Array, expect: DecodeExpectation
       if (t === undefined) throw new MissingTensorError(name);
       if (t.dtype !== 'F32' && t.dtype !== 'F64') throw new DtypeMismatchError(name, ['F32', 'F64'], t.dtype);
       if (shape.length !== t.shape.length || shape.some((d, i) => d !== t.shape[i])) throw new ShapeMismatchError(name, shape, t.shape);
-      weights.set(name, expect.dtype === 'float64' ? toFloat64(t, name) : toFloat32(t, name));
+      const values = expect.dtype === 'float64' ? toFloat64(t, name) : toFloat32(t, name);
+      assertFinite(values, name); // after conversion: an F64 beyond the F32 range arrives as an infinity
+      weights.set(name, values);
     }
     const known = new Set(entriesOf(expect.shapes).map(([n]) => n));
     for (const name of [...file.tensors.keys()].sort()) if (!known.has(name)) throw new UnexpectedTensorError(name);
@@ -109,6 +134,9 @@ function readInfo(meta: Record<string, string>, where: { version?: number; objec
 /** Wraps a checkpoint error (which names the tensor) as the weight-sync error the caller handles. */
 function content(err: unknown, where: { version?: number; object?: string }): WeightContentError {
   if (err instanceof WeightContentError) return err;
+  if (isNonFiniteTensorError(err)) {
+    return new NonFiniteWeightsError(err.message, { ...where, tensor: err.tensor, index: err.index, value: err.value }, err);
+  }
   const tensor = isCheckpointError(err) && typeof err.data.tensor === 'string' ? err.data.tensor : undefined;
   const detail = err instanceof Error ? err.message : String(err);
   return new WeightContentError(detail, { ...where, ...(tensor === undefined ? {} : { tensor }) }, err);

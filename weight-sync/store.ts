@@ -8,7 +8,7 @@ import { PolicyVersion, type PolicyVersionBody } from '../runtime/message-types.
 import { decode } from '../runtime/messages.js';
 import { BUCKETS, OBJECT_NAMES, OBJECT_STORES, POLICY_KEYS } from '../runtime/subjects.js';
 import { sha256Hex } from './payload.js';
-import { WeightIntegrityError, WeightTransportError } from './errors.js';
+import { WeightContentError, WeightIntegrityError, WeightTransportError } from './errors.js';
 
 /** The KV key in BUCKETS.policy that holds the current PolicyVersion (runtime/status.ts reads the same key). */
 export const POLICY_KEY = POLICY_KEYS.version;
@@ -89,9 +89,10 @@ export function objectVersion(name: string): number | null {
 
 /**
  * Downloads the object a record names and checks it against the record: the store's own chunk digest, then size
- * and sha256. A download that stalls (e.g. the object was pruned mid-read) ends after `timeoutMs`.
+ * and sha256. A download that stalls (e.g. the object was pruned mid-read) ends after `timeoutMs`. An object (or a
+ * record) bigger than `maxBytes` is refused before a byte is read, and a stream that runs past it is cut off.
  */
-export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeoutMs: number): Promise<Uint8Array> {
+export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeoutMs: number, maxBytes = Infinity): Promise<Uint8Array> {
   const where = { version: rec.version, object: rec.object };
   let r;
   try {
@@ -100,6 +101,9 @@ export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeout
     throw new WeightTransportError(`cannot read object info: ${(err as Error).message}`, where, err);
   }
   if (r === null) throw new WeightTransportError('object not found (pruned or never uploaded)', where);
+  if (r.info.size > maxBytes || (rec.bytes ?? 0) > maxBytes) {
+    throw new WeightContentError(`object is ${Math.max(r.info.size, rec.bytes ?? 0)} bytes, weights of this model take at most ${maxBytes}: not downloaded`, where);
+  }
   if (rec.bytes !== undefined && r.info.size !== rec.bytes) throw new WeightIntegrityError(`stored size ${r.info.size}, record says ${rec.bytes}`, where);
   const reader = r.data.getReader();
   const parts: Uint8Array[] = [];
@@ -114,10 +118,11 @@ export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeout
       if (done) break;
       parts.push(value);
       size += value.length;
+      if (size > maxBytes) throw new WeightContentError(`object sent more than the ${maxBytes} bytes weights of this model take: cut off`, where);
     }
   } catch (err) {
     void reader.cancel().catch(() => undefined);
-    if (err instanceof WeightTransportError) throw err;
+    if (err instanceof WeightTransportError || err instanceof WeightContentError) throw err;
     const msg = (err as Error).message ?? String(err);
     if (/digests do not match|corrupt/i.test(msg)) throw new WeightIntegrityError(`object store digest mismatch (${msg.split('\n')[0]})`, where, err);
     throw new WeightTransportError(`download failed: ${msg}`, where, err);

@@ -9,7 +9,7 @@ import { decode } from '../runtime/messages.js';
 import type { ShapeTable } from '../model/index.js';
 import { ModelOptionError } from '../model/index.js';
 import type { Weights } from '../model/index.js';
-import { configHash, decodeWeightPayload } from './payload.js';
+import { configHash, decodeWeightPayload, maxPayloadBytes } from './payload.js';
 import { POLICY_KEY, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
 import { WeightContentError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
 
@@ -65,6 +65,7 @@ export class WatcherStoppedError extends WeightSyncError {
 export class WeightWatcher {
   readonly options: ResolvedWatcherOptions;
   private readonly configHash: string | undefined;
+  private readonly maxBytes: number;
   private applied: number;
   /** Newest record announced by KV; the apply loop always goes for this one. */
   private wanted: PolicyRecord | null = null;
@@ -89,6 +90,7 @@ export class WeightWatcher {
     this.options = validateWeightWatcherOptions(options);
     this.configHash = this.options.modelConfig === null ? undefined : configHash(this.options.modelConfig);
     this.applied = this.options.fromVersion;
+    this.maxBytes = maxPayloadBytes(this.options.shapes);
   }
 
   /** The last version handed to onWeights (fromVersion before the first). */
@@ -186,7 +188,7 @@ export class WeightWatcher {
   }
 
   private async fetch(rec: PolicyRecord): Promise<Weights> {
-    const bytes = await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs);
+    const bytes = await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs, this.maxBytes);
     if (this.configHash !== undefined && rec.configHash !== undefined && rec.configHash !== this.configHash) {
       throw new WeightContentError(`record is for model config ${rec.configHash.slice(0, 12)}, this model is ${this.configHash.slice(0, 12)}`, { version: rec.version, object: rec.object });
     }

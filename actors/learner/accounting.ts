@@ -4,6 +4,7 @@
 // checkpoint (rolled back with its weights) are cut, so the log lists exactly the trajectories inside the weights.
 import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LearnerStateError } from './errors.js';
 
 /** Why a trajectory was consumed without training: too stale, or unusable samples. */
 export type DropReason = 'stale' | 'invalid';
@@ -14,19 +15,44 @@ export type AccountingLine =
 
 export const ACCOUNTING_FILE = 'accounting.jsonl';
 
-/** Reads the log, keeping drop lines and update lines of updates <= upTo (a torn last line is ignored). */
+/** What is wrong with one parsed line, or null. */
+function lineProblem(l: unknown): string | null {
+  const ids = (v: unknown): boolean => Array.isArray(v) && v.every((id) => typeof id === 'string');
+  const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+  if (l === null || typeof l !== 'object') return 'not an object';
+  const o = l as Record<string, unknown>;
+  if (o.kind === 'update') return count(o.update) && count(o.version) && ids(o.applied) ? null : 'an update line needs update, version (integers >= 0) and applied (ids)';
+  if (o.kind === 'drop') return count(o.version) && (o.reason === 'stale' || o.reason === 'invalid') && ids(o.dropped) ? null : 'a drop line needs version, reason (stale or invalid) and dropped (ids)';
+  return `unknown kind ${JSON.stringify(o.kind)}`;
+}
+
+/**
+ * Reads the log, keeping drop lines and update lines of updates <= upTo. A torn last line (a crash mid-write) is
+ * ignored; a bad line with good ones after it is corruption, refused with LearnerStateError naming the line, rather
+ * than cutting the log there (which would forget trajectories already applied or dropped, and apply them again).
+ */
 export async function readAccounting(stateDir: string, upTo = Infinity): Promise<AccountingLine[]> {
-  const text = await readFile(join(stateDir, ACCOUNTING_FILE), 'utf8').catch(() => '');
+  const file = join(stateDir, ACCOUNTING_FILE);
+  const text = await readFile(file, 'utf8').catch(() => '');
   const out: AccountingLine[] = [];
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  const last = lines.findLastIndex((line) => line.trim() !== '');
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i]!;
     if (!line.trim()) continue;
-    let l: AccountingLine;
+    let l: unknown, problem: string | null;
     try {
-      l = JSON.parse(line) as AccountingLine;
-    } catch {
-      break;
+      l = JSON.parse(line);
+      problem = lineProblem(l);
+    } catch (err) {
+      problem = `not JSON (${(err as Error).message})`;
     }
-    if (l.kind === 'drop' || l.update <= upTo) out.push(l);
+    if (problem !== null) {
+      if (i === last) break; // torn by a crash: the write never completed, so nothing was acked on it
+      throw new LearnerStateError(`${file} line ${i + 1}: ${problem}; later lines follow, so this is corruption, not a torn write`, { file, line: i + 1 });
+    }
+    const a = l as AccountingLine;
+    if (a.kind === 'drop' || a.update <= upTo) out.push(a);
   }
   return out;
 }
@@ -34,6 +60,8 @@ export async function readAccounting(stateDir: string, upTo = Infinity): Promise
 export class AccountingLog {
   /** Ids whose fate is final: dropped (line synced) or applied in a checkpointed update. Redeliveries of these are acked. */
   readonly final = new Set<string>();
+  /** Trajectories the log records as dropped, by reason (final whatever happened to the weights since). */
+  readonly droppedBy: Record<DropReason, number> = { stale: 0, invalid: 0 };
   /** Ids applied since the last checkpoint (final once it is taken). */
   private readonly pendingApplied = new Set<string>();
 
@@ -48,6 +76,7 @@ export class AccountingLog {
     await rename(`${path}.tmp`, path);
     const log = new AccountingLog(await open(path, 'a'));
     for (const l of lines) for (const id of l.kind === 'drop' ? l.dropped : l.applied) log.final.add(id);
+    for (const l of lines) if (l.kind === 'drop') log.droppedBy[l.reason] += l.dropped.length;
     return log;
   }
 

@@ -9,7 +9,7 @@ import type { Actor, Pulling } from '../../runtime/actor.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
-import { LearnerStateError } from './errors.js';
+import { LearnerStateError, isLearnerDivergedError } from './errors.js';
 import { LearnerLock } from './learner-lock.js';
 import type { BatchIn } from './learner-logic.js';
 import type { UpdateReport } from './learner-metrics.js';
@@ -95,6 +95,12 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       // new one resumes from the last checkpoint and the held trajectories come back to it after ack_wait.
       const onFailure = (err: Error): void => {
         if (ac.signal.aborted) return;
+        if (isLearnerDivergedError(err)) {
+          // A restart would replay the same batches into the same divergence: stop now, saying why.
+          env.log(`learner: ${err.message}`);
+          env.requestShutdown(err.message);
+          return;
+        }
         if (restarts >= maxRestarts) {
           env.log(`learner: update failed after ${restarts} restart(s), stopping the host: ${err.message}`);
           env.requestShutdown(`the learner failed ${restarts + 1} time(s) (loop.learner.maxRestarts = ${maxRestarts}): ${err.message}`);

@@ -17,6 +17,16 @@ export interface LearnerState {
   dropped: number;
   /** Highest stream sequence of a message whose trajectories are all covered by this checkpoint. */
   lastStreamSeq: number;
+  /**
+   * The staleness accounting of the applied trajectories, restored exactly on resume (absent in checkpoints
+   * written before it was kept: read as zero). Drop counts come from the accounting log instead, whose drop lines
+   * are final even past the last checkpoint.
+   */
+  skipped?: number;
+  trainedTokens?: number;
+  stalenessMax?: number;
+  /** Applied trajectories by staleness at update time: stalenessHistogram[lag]. */
+  stalenessHistogram?: number[];
 }
 
 export interface LearnerCheckpoint {
@@ -55,19 +65,38 @@ export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoi
 }
 
 /** The newest complete checkpoint under stateDir, or null when there is none. */
-export async function loadLearnerCheckpoint(stateDir: string, shapes?: ShapeTable): Promise<LearnerCheckpoint | null> {
+export async function loadLearnerCheckpoint(stateDir: string, shapes?: ShapeTable | ((model: Record<string, unknown>) => ShapeTable)): Promise<LearnerCheckpoint | null> {
   const latest = await readFile(join(stateDir, LATEST), 'utf8').catch(() => null);
   if (latest === null) return null;
-  const dir = join(stateDir, latest.trim());
-  if (!(await stat(dir).catch(() => null))) throw new LearnerStateError(`${join(stateDir, LATEST)} names ${latest.trim()}, which does not exist`, { stateDir });
+  const name = latest.trim();
+  // LATEST is read from disk: it may only name a checkpoint directory of this stateDir, never a path elsewhere.
+  if (!/^ckpt-\d+$/.test(name)) throw new LearnerStateError(`${join(stateDir, LATEST)} names ${JSON.stringify(name.slice(0, 80))}, not a checkpoint directory (ckpt-<updates>)`, { stateDir, field: LATEST });
+  const dir = join(stateDir, name);
+  if (!(await stat(dir).catch(() => null))) throw new LearnerStateError(`${join(stateDir, LATEST)} names ${name}, which does not exist`, { stateDir });
+  const file = join(dir, STATE_FILE);
   let state: LearnerState;
   try {
-    state = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as LearnerState;
+    state = JSON.parse(await readFile(file, 'utf8')) as LearnerState;
   } catch (err) {
-    throw new LearnerStateError(`cannot read ${join(dir, STATE_FILE)}: ${(err as Error).message}`, { dir }, err);
+    throw new LearnerStateError(`cannot read ${file}: ${(err as Error).message}`, { dir }, err);
   }
+  if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new LearnerStateError(`${file}: must be a JSON object`, { dir });
   for (const f of ['version', 'updates', 'applied', 'dropped', 'lastStreamSeq'] as const)
-    if (!Number.isInteger(state[f]) || state[f] < 0) throw new LearnerStateError(`${join(dir, STATE_FILE)}: ${f} must be an integer >= 0`, { dir, field: f });
+    if (!Number.isSafeInteger(state[f]) || state[f] < 0) throw new LearnerStateError(`${file}: ${f} must be an integer >= 0 (got ${JSON.stringify(state[f])})`, { dir, field: f });
+  for (const f of ['skipped', 'trainedTokens', 'stalenessMax'] as const)
+    if (state[f] !== undefined && (!Number.isSafeInteger(state[f]) || state[f]! < 0)) throw new LearnerStateError(`${file}: ${f} must be an integer >= 0 (got ${JSON.stringify(state[f])})`, { dir, field: f });
+  const h = state.stalenessHistogram;
+  if (h !== undefined && !(Array.isArray(h) && h.every((n) => n === null || (Number.isSafeInteger(n) && n >= 0)))) {
+    throw new LearnerStateError(`${file}: stalenessHistogram must be a list of counts >= 0`, { dir, field: 'stalenessHistogram' });
+  }
+  if (name !== dirName(state.updates)) throw new LearnerStateError(`${file}: updates is ${state.updates}, but the directory is ${name}`, { dir, field: 'updates' });
   const ck = await loadCheckpoint(join(dir, 'model'), { shapes });
+  // learner.json and the model's config.json are written together: when they disagree, one of them is not ours.
+  if (ck.config.policyVersion !== state.version) {
+    throw new LearnerStateError(`${file}: version is ${state.version}, but model/config.json says policyVersion ${ck.config.policyVersion}`, { dir, field: 'version' });
+  }
+  if (ck.optimizer !== undefined && ck.optimizer.step !== ck.config.step) {
+    throw new LearnerStateError(`${join(dir, 'model', 'optimizer.json')}: step is ${ck.optimizer.step}, but model/config.json says step ${ck.config.step}`, { dir, field: 'step' });
+  }
   return { state, model: ck.config.model, params: ck.params, tokenizer: ck.tokenizer, optimizer: ck.optimizer };
 }

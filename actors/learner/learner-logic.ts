@@ -188,6 +188,7 @@ function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: Lea
   st.stalenessMax = Math.max(st.stalenessMax, ...lags);
   const histogram = [...st.stalenessHistogram];
   for (const lag of lags) histogram[lag] = (histogram[lag] ?? 0) + 1;
+  for (let i = 0; i < histogram.length; i++) histogram[i] ??= 0; // dense, so it survives JSON (a checkpoint) as it is
   st.stalenessHistogram = histogram;
   for (const b of keep) s.unsaved.add(b.trajId);
   out.push({ type: 'applied', update: st.updates, version, ids: keep.map((b) => b.trajId) });
@@ -209,9 +210,9 @@ function afterPublish<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOp
 function checkpoint<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[]): void {
   // Messages this checkpoint covers are acked right after it: record the highest of their stream sequences.
   for (const p of s.pending) if (p.ids.every((id) => s.final.has(id) || s.unsaved.has(id))) s.stats.lastStreamSeq = Math.max(s.stats.lastStreamSeq, p.streamSeq);
-  const { version, updates, applied, dropped, lastStreamSeq } = s.stats;
+  const { version, updates, applied, dropped, lastStreamSeq, skipped, trainedTokens, stalenessMax, stalenessHistogram } = s.stats;
   s.phase = 'checkpointing';
-  out.push({ type: 'checkpoint', state: { version, updates, applied, dropped, lastStreamSeq } });
+  out.push({ type: 'checkpoint', state: { version, updates, applied, dropped, lastStreamSeq, skipped, trainedTokens, stalenessMax, stalenessHistogram: [...stalenessHistogram] } });
 }
 
 function finishUpdate<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {

@@ -2,7 +2,7 @@
 // (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
 // thread (ownThread, the default) or on this one.
 import {
-  AdamW, ModelSession, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
+  AdamW, ModelSession, checkpointShapes, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
@@ -35,7 +35,7 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
   let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer, state: LearnerState;
   let optimizerState;
   let origin: LoadedLearnerModel['origin'];
-  const own = await loadLearnerCheckpoint(stateDir);
+  const own = await loadLearnerCheckpoint(stateDir, checkpointShapes);
   if (own) {
     ({ params, tokenizer, state } = own);
     model = own.model as unknown as DecoderConfig;
@@ -43,7 +43,7 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     origin = 'resume';
   } else if (o.initCheckpoint !== undefined) {
     // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
-    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false });
+    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false, shapes: checkpointShapes });
     model = ck.config.model as unknown as DecoderConfig;
     ({ params, tokenizer } = ck);
     state = { ...FRESH_STATE, version: ck.config.policyVersion };

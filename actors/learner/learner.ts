@@ -4,12 +4,12 @@
 // accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher, isWeightTransportError } from '../../weight-sync/index.js';
-import { parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
+import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from '../../weight-sync/index.js';
+import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
 import { AccountingLog } from './accounting.js';
-import { LearnerStateError } from './errors.js';
+import { LearnerDivergedError, LearnerStateError } from './errors.js';
 import { saveLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import { initialLearnerState, transition, type BatchIn, type LearnerEffect, type LearnerEvent, type LearnerLogicOptions, type LearnerLogicState } from './learner-logic.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
@@ -74,9 +74,15 @@ export class Learner extends EventEmitter {
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
+      // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
+      // updates as the weights), the drops from the log (final as soon as written, so also those since the last
+      // checkpoint). Only this process's own figures (duplicates seen, compute time, versions it published) start at 0.
+      const { stale, invalid } = accounting.droppedBy;
       const stats: LearnerStats = {
-        ...m.state, origin: m.origin, droppedStale: 0, droppedInvalid: 0, skipped: 0, duplicates: 0, trainedTokens: 0, computeMs: 0,
-        startedAt: Date.now(), stalenessMax: 0, stalenessHistogram: [], published: [],
+        ...m.state, origin: m.origin, dropped: stale + invalid, droppedStale: stale, droppedInvalid: invalid,
+        skipped: m.state.skipped ?? 0, trainedTokens: m.state.trainedTokens ?? 0, stalenessMax: m.state.stalenessMax ?? 0,
+        stalenessHistogram: (m.state.stalenessHistogram ?? []).map((n) => n ?? 0),
+        duplicates: 0, computeMs: 0, startedAt: Date.now(), published: [],
       };
       const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
       await l.alignVersion();
@@ -209,6 +215,8 @@ export class Learner extends EventEmitter {
         await this.publisher.publish(await this.trainer.weights(), { version, step: this.trainer.step });
         return;
       } catch (err) {
+        // The publisher refuses NaN/Inf before uploading anything: say that the learner diverged.
+        if (isNonFiniteWeightsError(err)) throw new LearnerDivergedError(`the weights of version ${version} (not published)`, { tensor: err.tensor ?? '?', index: err.index, value: err.value }, err);
         if (!isWeightTransportError(err) || attempt >= 5) throw err;
         this.log(`learner: publishing version ${version} failed (attempt ${attempt}), retrying: ${err.message}`);
         await new Promise((r) => setTimeout(r, 500 * attempt));
@@ -220,9 +228,15 @@ export class Learner extends EventEmitter {
   private async checkpoint(state: LearnerState): Promise<void> {
     await this.accounting.sync();
     const trained = await this.trainer.state();
-    await saveLearnerCheckpoint(this.deps.stateDir, {
-      state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
-    }, this.options.keepCheckpoints);
+    try {
+      await saveLearnerCheckpoint(this.deps.stateDir, {
+        state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
+      }, this.options.keepCheckpoints);
+    } catch (err) {
+      // saveCheckpoint refuses NaN/Inf (a checkpoint between publishes, publishEvery > 1, would otherwise keep them).
+      if (isNonFiniteTensorError(err)) throw new LearnerDivergedError(`${/^[mv]\./.test(err.tensor) ? 'the optimizer moments' : 'the weights'} after update ${state.updates} (not checkpointed)`, { tensor: err.tensor, index: err.index, value: err.value }, err);
+      throw err;
+    }
     this.accounting.checkpointed();
   }
 

@@ -1,7 +1,7 @@
 // The learner's knobs: objective (clip ε, TIS cap, form), staleness bound η, minibatch and micro-batch sizes,
 // publish and checkpoint cadence, optimizer, and where the model comes from.
-import { DEFAULT_POLICY_MODEL, type AdamWOptions, type DecoderConfig } from '../../model/index.js';
-import { resolveOptions } from '../../runtime/options.js';
+import { DEFAULT_POLICY_MODEL, isModelOptionError, validateAdamWOptions, validateDecoderConfig, type AdamWOptions, type DecoderConfig } from '../../model/index.js';
+import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
 import type { ObjectiveKind } from './objective.js';
 
@@ -99,11 +99,40 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
 
 const intAtLeast = (min: number) => s.int({ min });
 const directory = s.optional(s.string({ min: 1 }));
+const dim = s.int({ min: 1, max: 1 << 20 });
 
-/** The resolved form of LearnerOptions; unknown keys are rejected (model and adamw are checked where they are used). */
+/**
+ * The model and optimizer fields are typed here so a wrong one fails at start naming its path. `replace`: a given
+ * model or adamw object is taken whole, its omitted fields filled by the decoder's and AdamW's own defaults (as
+ * before these schemas), not merged over the learner's defaults field by field.
+ */
+const DECODER_CONFIG_SCHEMA = s.object(
+  {
+    layers: s.optional(dim), width: s.optional(dim), heads: s.optional(dim), kvHeads: s.optional(dim), contextLength: s.optional(dim),
+    vocab: s.optional(s.int({ min: 1, max: 1 << 24 })), ffnHidden: s.optional(dim), normEps: s.optional(s.number({ gt: 0, lt: 1 })), ropeTheta: s.optional(s.number({ gt: 0 })),
+  },
+  { strict: true, replace: true },
+);
+const ADAMW_SCHEMA = s.object(
+  {
+    beta1: s.optional(s.number({ min: 0, lt: 1 })),
+    beta2: s.optional(s.number({ min: 0, lt: 1 })),
+    eps: s.optional(s.number({ gt: 0 })),
+    weightDecay: s.optional(s.number({ min: 0 })),
+    /** Infinity: no clipping. */
+    maxGradNorm: s.optional(s.number({ gt: 0, infinite: true })),
+    schedule: s.optional(s.object(
+      { peakLr: s.optional(s.number({ min: 0 })), warmupSteps: s.optional(s.int({ min: 0 })), decaySteps: s.optional(s.int({ min: 0 })), minLr: s.optional(s.number({ min: 0 })) },
+      { strict: true },
+    )),
+  },
+  { strict: true, replace: true },
+);
+
+/** The resolved form of LearnerOptions; unknown keys are rejected at every depth. */
 export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
   {
-    model: s.record(s.unknownValue()) as s.Check<unknown> as s.Check<DecoderConfig>,
+    model: DECODER_CONFIG_SCHEMA as s.Check<unknown> as s.Check<DecoderConfig>,
     initCheckpoint: directory,
     tokenizer: s.string({ min: 1 }),
     stateDir: directory,
@@ -121,7 +150,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     publishEvery: intAtLeast(1),
     checkpointEvery: intAtLeast(1),
     keepCheckpoints: intAtLeast(1),
-    adamw: s.record(s.unknownValue()) as s.Check<unknown> as s.Check<AdamWOptions>,
+    adamw: ADAMW_SCHEMA as s.Check<unknown> as s.Check<AdamWOptions>,
     ownThread: s.boolean(),
     threads: intAtLeast(0),
     pullBatch: intAtLeast(1),
@@ -135,5 +164,23 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
 
 /** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
 export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loop.learner'): ResolvedLearnerOptions {
-  return resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS as ResolvedLearnerOptions, options, path);
+  const o = resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS as ResolvedLearnerOptions, options, path);
+  // The cross-field rules (width a multiple of heads, minLr <= peakLr, ...) are the model engine's: run them now, so
+  // they too fail at start under this path rather than on the learner host at its first update.
+  const SCHEDULE = new Set(['peakLr', 'minLr', 'warmupSteps', 'decaySteps']);
+  const rename = (err: unknown, at: (field: string) => string): never => {
+    if (!isModelOptionError(err)) throw err;
+    throw new OptionsError(at(err.field), err.expected, err.actual);
+  };
+  try {
+    validateDecoderConfig(o.model);
+  } catch (err) {
+    rename(err, (f) => `${path}.model.${f.replace(/^decoder\./, '')}`);
+  }
+  try {
+    validateAdamWOptions(o.adamw);
+  } catch (err) {
+    rename(err, (f) => `${path}.adamw.${SCHEDULE.has(f) ? `schedule.${f}` : f}`);
+  }
+  return o;
 }

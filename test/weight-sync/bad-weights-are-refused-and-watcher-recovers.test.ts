@@ -1,11 +1,12 @@
-// Weights that do not fit the model or whose bytes were tampered with are refused with a typed error naming what
-// differs; a missing object is retried until it appears or a newer version supersedes it; the watcher keeps
+// Weights that do not fit the model, hold a NaN, are bigger than the model's weights can be, or whose bytes were
+// tampered with are refused with a typed error naming what differs; a missing object is retried until it appears or a newer version supersedes it; the watcher keeps
 // running throughout and applies the next good version.
 import t from 'tap';
 import { parameterShapes, validateDecoderConfig } from '../../model/decoder.js';
+import { encodeSafetensors } from '../../model/safetensors.js';
 import {
-  POLICY_KEY, WeightPublisher, WeightWatcher, configHash, encodeWeightPayload, isWeightContentError, isWeightIntegrityError,
-  isWeightTransportError, openWeightStores, type PolicyRecord,
+  POLICY_KEY, WEIGHT_METADATA, WeightPublisher, WeightWatcher, configHash, encodeWeightPayload, isNonFiniteWeightsError, isWeightContentError,
+  isWeightIntegrityError, isWeightTransportError, maxPayloadBytes, openWeightStores, type PolicyRecord,
 } from '../../weight-sync/index.js';
 import { createHash } from 'node:crypto';
 import { PolicyVersion } from '../../runtime/message-types.js';
@@ -117,10 +118,39 @@ t.test('refuse, report, recover', async (t) => {
     await watcher.waitForVersion(8);
   });
 
+  t.test('a payload holding a NaN (record, size and sha256 all consistent): the tensor and element are named', async (t) => {
+    const w = smallWeights(9);
+    w.get('layers.0.attention.wv.weight')![3] = NaN;
+    const bytes = encodeSafetensors([...w].map(([n, data]) => [n, { shape: SMALL_SHAPES.get(n)!, data }]), {
+      [WEIGHT_METADATA.version]: '9', [WEIGHT_METADATA.step]: '0', [WEIGHT_METADATA.configHash]: hash,
+    });
+    const object = 'policy/v9-nan';
+    await os.putBlob({ name: object }, bytes);
+    await putRecord({ version: 9, object, step: 0, sha256: sha(bytes), bytes: bytes.length });
+    const err = await errorFor(9);
+    t.ok(isNonFiniteWeightsError(err), `NonFiniteWeightsError: ${String(err)}`);
+    t.match(err, { code: 'WEIGHT_CONTENT', version: 9, object, tensor: 'layers.0.attention.wv.weight', index: 3, message: /holds NaN at element 3/ });
+  });
+
+  t.test('an object bigger than this model\'s weights can be is refused before it is downloaded', async (t) => {
+    const object = 'policy/v10-huge';
+    const huge = new Uint8Array(maxPayloadBytes(SMALL_SHAPES) + 1);
+    await os.putBlob({ name: object }, huge);
+    await putRecord({ version: 10, object, step: 0, sha256: sha(huge), bytes: huge.length });
+    const err = await errorFor(10);
+    t.ok(isWeightContentError(err), String(err));
+    t.match(err, { version: 10, object, message: new RegExp(`object is ${huge.length} bytes, weights of this model take at most ${huge.length - 1}: not downloaded`) });
+    // A record that understates the size does not get around it: the stored size is checked as well.
+    await putRecord({ version: 11, object, step: 0 });
+    t.match(await errorFor(11), { version: 11, message: /not downloaded/ });
+    await publisher.publish(smallWeights(12), { version: 12, step: 0 });
+    await watcher.waitForVersion(12);
+  });
+
   t.test('what the watcher did', async (t) => {
-    t.same(applied, [1, 3, 7, 8], 'only good versions, in order');
+    t.same(applied, [1, 3, 7, 8, 12], 'only good versions, in order');
     const once = (v: number): number => errors.filter((e) => e.version === v).length;
-    t.same([once(2), once(4), once(5)], [1, 1, 1], 'content and integrity failures are not retried');
+    t.same([once(2), once(4), once(5), once(9), once(10), once(11)], [1, 1, 1, 1, 1, 1], 'content and integrity failures are not retried');
     t.ok(once(6) >= 1 && once(8) >= 1, 'transport failures are');
   });
 });

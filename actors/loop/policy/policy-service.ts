@@ -1,6 +1,6 @@
 // The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
 // from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
-import { loadCheckpoint } from '../../../model/index.js';
+import { checkpointShapes, loadCheckpoint } from '../../../model/index.js';
 import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/index.js';
 import { Sampler } from '../../../model/sampler/index.js';
 import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
@@ -54,7 +54,7 @@ async function loadModel(p: LoopOptions['policy'], log: (line: string) => void):
   const m = resolvePolicyModel(p);
   if (m.kind === 'checkpoint') {
     try {
-      const ck = await loadCheckpoint(m.dir, { optimizer: false });
+      const ck = await loadCheckpoint(m.dir, { optimizer: false, shapes: checkpointShapes });
       const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
       return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: m.dir };
     } catch (err) {

@@ -19,7 +19,7 @@ t.test('acked after the checkpoint, not before', async (t) => {
   t.same(fx[0], { type: 'applied', update: 1, version: 0, ids: ['x', 'y'] });
   t.same(fx[1], { type: 'publish', version: 1 });
   fx = transition(s, { type: 'published', version: 1, now: 6 }, o).effects;
-  t.same(fx, [{ type: 'checkpoint', state: { version: 1, updates: 1, applied: 2, dropped: 0, lastStreamSeq: 7 } }], 'the checkpoint records the covered stream sequence');
+  t.same(fx, [{ type: 'checkpoint', state: { version: 1, updates: 1, applied: 2, dropped: 0, lastStreamSeq: 7, skipped: 0, trainedTokens: 4, stalenessMax: 0, stalenessHistogram: [2] } }], 'the checkpoint records the covered stream sequence and the staleness accounting');
   fx = transition(s, { type: 'checkpointed', now: 7 }, o).effects;
   t.same(kinds(fx), ['ack:m0', 'metrics', 'updated', 'wake'], 'acked right after the checkpoint, then reported');
   t.same(s.stats.published, [1]);

@@ -15,9 +15,9 @@ export const SHAPES = new Map<string, readonly number[]>([
 export function makeParams(seed = 1): Map<string, Float32Array> {
   const rnd = mulberry32(seed);
   const params = new Map([...SHAPES].map(([n, s]) => [n, Float32Array.from({ length: s.reduce((a, b) => a * b, 1) }, () => rnd() * 2 - 1)]));
-  // Values a lossy path would change: -0, a subnormal, the largest float, a NaN with a payload.
+  // Values a lossy path would change: -0, a subnormal, the largest float, the most negative one (NaN and infinities are refused: weights must be finite).
   const bits = new Uint32Array(params.get('tok_embeddings.weight')!.buffer);
-  bits.set([0x80000000, 0x00000001, 0x7f7fffff, 0x7fc01234], 0);
+  bits.set([0x80000000, 0x00000001, 0x7f7fffff, 0xff7fffff], 0);
   return params;
 }
 
