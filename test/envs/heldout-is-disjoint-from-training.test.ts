@@ -31,38 +31,40 @@ const training = [
 const docNames = readdirSync(repoPath('docs')).filter((f) => f.endsWith('.md'))
   .flatMap((f) => [...readFileSync(repoPath('docs', f), 'utf8').matchAll(/name: '([a-z0-9-]+)'/g)].map((m) => m[1]!));
 
-t.test('the suite and the training sources were loaded', async (t) => {
-  t.equal(heldOut.length, files.length, 'every held-out file has a spec');
-  t.ok(library.length >= 24 && fixedBaseline.length === library.length && warmStart.length === library.length, 'library, baseline and warm start');
-  t.ok(docNames.includes('sum-to-target'), 'names in the docs are found');
-});
+t.test('held-out modules are disjoint from every training source', async (t) => {
+  t.test('the suite and the training sources were loaded', async (t) => {
+    t.equal(heldOut.length, files.length, 'every held-out file has a spec');
+    t.ok(library.length >= 24 && fixedBaseline.length === library.length && warmStart.length === library.length, 'library, baseline and warm start');
+    t.ok(docNames.includes('sum-to-target'), 'names in the docs are found');
+  });
 
-t.test('no held-out spec name is used in training, and held-out names are distinct', async (t) => {
-  const names = new Set([...training.map((e) => e.name), ...docNames]);
-  for (const e of heldOut) t.notOk(names.has(e.spec.name), `${e.family}/${e.name}: spec name "${e.spec.name}" is not used in training`);
-  t.equal(new Set(heldOut.map((e) => e.spec.name)).size, heldOut.length, 'held-out names are distinct');
-});
+  t.test('no held-out spec name is used in training, and held-out names are distinct', async (t) => {
+    const names = new Set([...training.map((e) => e.name), ...docNames]);
+    for (const e of heldOut) t.notOk(names.has(e.spec.name), `${e.family}/${e.name}: spec name "${e.spec.name}" is not used in training`);
+    t.equal(new Set(heldOut.map((e) => e.spec.name)).size, heldOut.length, 'held-out names are distinct');
+  });
 
-t.test('no held-out module has the code hash of a training module, raw or normalised', async (t) => {
-  const raw = new Map(training.map((e) => [codeHash(e.code), e.source]));
-  const norm = new Map(training.map((e) => [normalisedHash(e.code), e.source]));
-  for (const f of files) {
-    t.notOk(raw.has(codeHash(f.code)), `${f.file}: raw hash ${raw.get(codeHash(f.code)) ?? 'unused'}`);
-    t.notOk(norm.has(normalisedHash(f.code)), `${f.file}: normalised hash ${norm.get(normalisedHash(f.code)) ?? 'unused'}`);
-  }
-});
+  t.test('no held-out module has the code hash of a training module, raw or normalised', async (t) => {
+    const raw = new Map(training.map((e) => [codeHash(e.code), e.source]));
+    const norm = new Map(training.map((e) => [normalisedHash(e.code), e.source]));
+    for (const f of files) {
+      t.notOk(raw.has(codeHash(f.code)), `${f.file}: raw hash ${raw.get(codeHash(f.code)) ?? 'unused'}`);
+      t.notOk(norm.has(normalisedHash(f.code)), `${f.file}: normalised hash ${norm.get(normalisedHash(f.code)) ?? 'unused'}`);
+    }
+  });
 
-t.test('no held-out module is a near copy of a training module', async (t) => {
-  const grams = training.map((e) => ({ source: e.source, g: trigrams(e.code) }));
-  for (const f of files) {
-    const mine = trigrams(f.code);
-    const best = grams.reduce((b, e) => { const j = jaccard(mine, e.g); return j > b.j ? { j, source: e.source } : b; }, { j: 0, source: '' });
-    t.ok(best.j < NEAR_COPY, `${f.file}: highest trigram similarity ${best.j.toFixed(2)} (${best.source}) < ${NEAR_COPY}`);
-  }
-});
+  t.test('no held-out module is a near copy of a training module', async (t) => {
+    const grams = training.map((e) => ({ source: e.source, g: trigrams(e.code) }));
+    for (const f of files) {
+      const mine = trigrams(f.code);
+      const best = grams.reduce((b, e) => { const j = jaccard(mine, e.g); return j > b.j ? { j, source: e.source } : b; }, { j: 0, source: '' });
+      t.ok(best.j < NEAR_COPY, `${f.file}: highest trigram similarity ${best.j.toFixed(2)} (${best.source}) < ${NEAR_COPY}`);
+    }
+  });
 
-t.test('the tokenizer trainer does not read the held-out suite', async (t) => {
-  const inputs = expandInputs(DEFAULT_TOKENIZER_INPUTS, repoPath()).map((f) => f.replace(/\\/g, '/'));
-  t.ok(inputs.some((f) => `/${f}`.includes('/envs/library/')), 'the scan sees the library');
-  t.same(inputs.filter((f) => `/${f}`.includes('/envs/heldout/')), [], 'no held-out file is a tokenizer input');
+  t.test('the tokenizer trainer does not read the held-out suite', async (t) => {
+    const inputs = expandInputs(DEFAULT_TOKENIZER_INPUTS, repoPath()).map((f) => f.replace(/\\/g, '/'));
+    t.ok(inputs.some((f) => `/${f}`.includes('/envs/library/')), 'the scan sees the library');
+    t.same(inputs.filter((f) => `/${f}`.includes('/envs/heldout/')), [], 'no held-out file is a tokenizer input');
+  });
 });

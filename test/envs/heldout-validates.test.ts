@@ -1,17 +1,12 @@
 // Every held-out environment (envs/heldout) passes the real validation pipeline (sandbox + kit) with its oracle
-// scoring high, its spec.name matches its file name, and the suite holds at least 10 environments per family.
+// scoring high, and its spec.name matches its file name.
 import t from 'tap';
-import { HELDOUT_FAMILIES, heldOutFiles } from './heldout-suite.js';
+import { heldOutFiles } from './heldout-suite.js';
 import { validateAll } from './validate-all.js';
 
 const envs = heldOutFiles();
 /** "Scoring high": well above the pipeline's own 0.5 gate, so an oracle that merely scrapes through is caught here. */
 const ORACLE_HIGH = 0.9;
-
-t.test('the suite has at least 30 environments, at least 10 per family', async (t) => {
-  t.ok(envs.length >= 30, `${envs.length} environments`);
-  for (const family of HELDOUT_FAMILIES) t.ok(envs.filter((e) => e.family === family).length >= 10, family);
-});
 
 t.test('every held-out environment validates, its oracle scoring high', async (t) => {
   for (const { env: e, report: r, failure } of await validateAll(envs)) {

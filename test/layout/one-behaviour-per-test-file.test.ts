@@ -11,7 +11,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // its file is split; never add one.
 const notYetSplit = new Set([
   'test/actors/coordinator/coordinator-logic-issues-iterations-as-versions-arrive.test.ts',
-  'test/actors/designer/loop-options-name-the-bad-field.test.ts',
   'test/actors/learner/episode-turns-merge-into-one-row.test.ts',
   'test/actors/learner/failed-update-restarts-the-learner.test.ts',
   'test/actors/learner/gradient-step-follows-advantages.test.ts',
@@ -24,16 +23,10 @@ const notYetSplit = new Set([
   'test/actors/learner/staleness-admission-drops-stale-trajectories.test.ts',
   'test/actors/learner/trainer-thread-matches-the-local-trainer.test.ts',
   'test/actors/loop/policy/policy-service-samples-packed-records.test.ts',
-  'test/envs/heldout-is-disjoint-from-training.test.ts',
-  'test/envs/heldout-validates.test.ts',
-  'test/eval/bootstrap-intervals-match-hand-computed-cases.test.ts',
   'test/eval/eval-json-has-the-documented-shape.test.ts',
-  'test/eval/invalid-and-faulting-modules-are-reported-not-fatal.test.ts',
   'test/eval/novelty-tells-copies-edits-and-new-modules-apart.test.ts',
   'test/model/sampler/cancelled-request-ends-without-disturbing-others.test.ts',
   'test/model/sampler/thread-sampler-matches-the-sampler.test.ts',
-  'test/model/sampler/token-pick-honours-temperature-and-top-p.test.ts',
-  'test/runtime/no-subject-literals-outside-subjects.test.ts',
 ]);
 
 t.test('no test file holds more than one top-level behaviour, outside the not-yet-split list', async (t) => {
