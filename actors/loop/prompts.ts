@@ -4,10 +4,14 @@
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
 import type { Tokenizer } from '../../model/index.js';
 
-/** The environment contract, compact enough to sit in every designer prompt. */
+/**
+ * The environment contract (v2: reset may return the instance's hint), compact enough to sit in every designer
+ * prompt. The shipped base checkpoint was warm-started on the v1 wording (without the hint sentence).
+ */
 export const CONTRACT_BRIEF =
   'Write one ES module, no imports. export const spec = {name, description, hint, maxTurns}; ' +
-  'export default class with reset(seed) -> {observation} and step(action) -> {observation, reward, terminated}; ' +
+  'export default class with reset(seed) -> {observation, hint?} and step(action) -> {observation, reward, terminated}; ' +
+  'hint: this instance\'s hidden fact for hinted episodes, never the answer. ' +
   'export function oracle(observation, history) -> action. Text in, text out. Rewards sum to [0,1]. Use kit and Math.random.';
 
 export interface MemoryLine {
@@ -33,7 +37,7 @@ export interface AgentTurn {
 
 export interface AgentPromptInput {
   description: string;
-  /** Present only in hinted episodes. */
+  /** Present only in hinted episodes: the instance's hint from reset (contract v2), else spec.hint. */
   hint?: string;
   history: AgentTurn[];
   observation: string;
