@@ -5,13 +5,14 @@
 import type { Tokenizer } from '../../model/index.js';
 
 /**
- * The environment contract (v2: reset may return the instance's hint), compact enough to sit in every designer
- * prompt. The shipped base checkpoint was warm-started on the v1 wording (without the hint sentence).
+ * The environment contract, compact enough to sit in every designer prompt. It keeps the v1 wording the shipped
+ * base checkpoint was warm-started on (a changed brief is a prompt the model never saw, and 20 more tokens in every
+ * designer prompt); v2's per-instance hint (`reset` returning `{ observation, hint }`) reaches the designer through
+ * the modules it is shown and trained on, and the full contract is docs/environments.md's prompt version.
  */
 export const CONTRACT_BRIEF =
   'Write one ES module, no imports. export const spec = {name, description, hint, maxTurns}; ' +
-  'export default class with reset(seed) -> {observation, hint?} and step(action) -> {observation, reward, terminated}; ' +
-  'hint: this instance\'s hidden fact for hinted episodes, never the answer. ' +
+  'export default class with reset(seed) -> {observation} and step(action) -> {observation, reward, terminated}; ' +
   'export function oracle(observation, history) -> action. Text in, text out. Rewards sum to [0,1]. Use kit and Math.random.';
 
 export interface MemoryLine {
