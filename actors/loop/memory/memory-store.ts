@@ -81,9 +81,20 @@ export class MemoryStore implements MemoryView {
     return entry ? { entry, revision: e.revision } : null;
   }
 
-  /** Writes a new environment unless one with its envId exists (a retried job keeps the first); returns whether it wrote. */
+  /** The entry in the local view with this code hash, if any. */
+  byCodeHash(codeHash: string): MemoryEntry | undefined {
+    for (const e of this.cache.values()) if (e.codeHash === codeHash) return e;
+    return undefined;
+  }
+
+  /**
+   * Writes a new environment unless one with its envId exists (a retried job keeps the first) or the view already
+   * holds an environment with the same code hash (the memory is deduplicated by code); returns whether it wrote.
+   */
   async add(entry: MemoryEntry): Promise<boolean> {
     const key = memoryKey(entry.envId);
+    const same = this.byCodeHash(entry.codeHash);
+    if (same && same.envId !== entry.envId) return false;
     try {
       await this.kv.create(key, encode(MemoryEntryRecord, entry));
       this.cache.set(key, entry);
@@ -91,6 +102,17 @@ export class MemoryStore implements MemoryView {
     } catch (err) {
       if (isWrongLastSequence(err)) return false;
       throw new MemoryError(`cannot add memory entry ${entry.envId}: ${(err as Error).message}`, { envId: entry.envId }, err);
+    }
+  }
+
+  /** Deletes an environment's entry (the evaluator's, for copies); absent is fine. */
+  async remove(envId: string): Promise<void> {
+    const key = memoryKey(envId);
+    try {
+      await this.kv.delete(key);
+      this.cache.delete(key);
+    } catch (err) {
+      throw new MemoryError(`cannot remove memory entry ${envId}: ${(err as Error).message}`, { envId }, err);
     }
   }
 
