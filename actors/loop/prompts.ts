@@ -22,6 +22,8 @@ export interface MemoryLine {
   regret: number;
   returnHint: number;
   returnNoHint: number;
+  /** False: the evaluator has not scored it yet, and the line says "unevaluated" instead of stats of 0 (default true). */
+  evaluated?: boolean;
 }
 
 export interface DesignerPromptInput {
@@ -50,7 +52,9 @@ export const DEFAULT_DOC_CHARS = 600;
 
 export function memoryText(m: MemoryLine): string {
   const d = m.description.length > 120 ? `${m.description.slice(0, 117)}...` : m.description;
-  return `${m.name} (${m.family}) regret ${m.regret.toFixed(2)} hint ${m.returnHint.toFixed(2)} nohint ${m.returnNoHint.toFixed(2)}: ${d}`;
+  // Zeros would read as measured: an entry not yet evaluated says so.
+  const stats = m.evaluated === false ? 'unevaluated' : `regret ${m.regret.toFixed(2)} hint ${m.returnHint.toFixed(2)} nohint ${m.returnNoHint.toFixed(2)}`;
+  return `${m.name} (${m.family}) ${stats}: ${d}`;
 }
 
 export function designerPrompt(tok: Tokenizer, input: DesignerPromptInput): number[] {
