@@ -5,7 +5,7 @@
 //   2. how far each epoch count moves a policy per iteration: a one-step bandit on the tiny decoder (lr 1e-3, no
 //      warm-up), sampled by the real sampler, rewarded on the lower half of the vocabulary, GRPO advantages, the
 //      'decoupled' objective; the rewarded share before and after a fixed number of iterations, 5 seeds.
-import { groupNormalise } from '../actors/evaluator/score.js';
+import { groupNormalise } from '../actors/evaluator/index.js';
 import { PolicyTrainer, type Row } from '../actors/learner/index.js';
 import { AdamW, ModelSession, Sampler, initParameters, type DecoderConfig } from '../model/index.js';
 

@@ -1,7 +1,6 @@
 // The hint-leak stage's hint-word probe: a per-instance hint that is the answer ("The code is 4711.") passes the
 // verbatim check (the oracle searches, so its action sequence is not in the hint) but an agent that plays the
-// hint's first number every turn wins, so validation fails at hint-leak with EnvHintLeak naming that agent. A hint
-// that only helps (the answer's first digit) passes with the probe's score in the report.
+// hint's first number every turn wins, so validation fails at hint-leak with EnvHintLeak naming that agent.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { repoPath } from '../../runtime/paths.js';
@@ -22,11 +21,4 @@ t.test('a hint that is the answer is rejected by the probe', async (t) => {
   t.match(stage.error?.value, /^The code is \d{4}\.$/, 'the winning action is named');
   t.equal(r.stats.hintProbeMean, 1);
   t.ok(r.stages.find((s) => s.stage === 'oracle')?.ok, 'the oracle stage passed: the environment itself is winnable');
-});
-
-t.test('a hint that helps without being the answer passes', async (t) => {
-  const r = await pool.validate(fixture('policy-valid-instance-hint'), { seeds: 8 });
-  t.ok(r.ok, JSON.stringify(r.stages.find((s) => !s.ok)));
-  t.equal(r.stats.hintProbeMean, 0);
-  t.match(r.stages.find((s) => s.stage === 'hint-leak')?.detail, /best hint-word agent .* 0\.000 < 0\.2/);
 });

@@ -1,21 +1,14 @@
 // The loss is a token mean per role mixed by role weights, so the ~1,000 tokens of a designer sample no longer
-// swamp an agent's few: a token of role r weighs w_r / (W · N_r). By hand: the per-token scales, the loss of an
-// on-policy update, and the gradient of a mixed minibatch = Σ_r (w_r / W) × the gradient of role r's rows alone
+// swamp an agent's few: a token of role r weighs w_r / (W · N_r). By hand: the loss of an on-policy update and the
+// gradient of a mixed minibatch = Σ_r (w_r / W) × the gradient of role r's rows alone
 // (each alone is its plain token mean); a denominator N_r larger than the rows' tokens (zero-advantage trajectories
 // the learner skipped) scales that role down by tokens/N_r; a denominator below them is an UpdateNormError.
 import t from 'tap';
 import { AdamW, ModelSession, initParameters, packBatch } from '../../../model/index.js';
-import { PolicyTrainer, isLearnerError, roleScales, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { PolicyTrainer, isLearnerError, trajectoryRows, type Row } from '../../../actors/learner/index.js';
 import { TINY, traj } from './tiny.js';
 
 const limits = { contextLength: 32, vocab: 272 };
-
-t.test('per-token scales by hand', async (t) => {
-  t.same(roleScales({ designer: 1000, agent: 10 }), { designer: 1 / 2000, agent: 1 / 20 }, 'equal weights: half the loss each');
-  t.same(roleScales({ designer: 1000, agent: 10 }, { designer: 1, agent: 3 }), { designer: 1 / 4000, agent: 3 / 40 });
-  t.same(roleScales({ designer: 0, agent: 10 }), { designer: 0, agent: 1 / 10 }, 'one role present: its plain token mean');
-  t.same(roleScales({ designer: 5, agent: 10 }, { designer: 0, agent: 0 }), { designer: 0, agent: 0 }, 'all weights zero: no gradient');
-});
 
 t.test('mixed minibatch = weighted sum of the roles alone', async (t) => {
   const session = await ModelSession.create(TINY, { graphs: ['train', 'score'], intraOpNumThreads: 1 });
