@@ -164,7 +164,7 @@ class Validation {
     let best = -1;
     let bestAction = '';
     for (const action of CONSTANT_ACTIONS) {
-      const m = mean(this.seeds().map((seed) => this.episode(seed, () => action).total));
+      const m = mean(this.seeds().map((seed) => this.constantReturn(seed, action)));
       if (m > best) [best, bestAction] = [m, action];
     }
     this.stats.constantMean = best;
@@ -176,6 +176,16 @@ class Validation {
   }
 
   oracleEpisodes: EpisodeRecord[] = [];
+  /** Returns of constant-action episodes by seed and action: the hint-word probe reuses the probes' episodes. */
+  private readonly constant = new Map<string, number>();
+
+  /** The return of playing `action` every turn on `seed` (each pair is played once per validation). */
+  constantReturn(seed: number, action: string): number {
+    const key = `${seed}\u0000${action}`;
+    let r = this.constant.get(key);
+    if (r === undefined) this.constant.set(key, (r = this.episode(seed, () => action).total));
+    return r;
+  }
 
   oracle(): string {
     if (!this.spec!.hasOracle) {
@@ -212,6 +222,7 @@ class Validation {
   private hintProbe(): string {
     const names = hintProbeNames();
     const totals = names.map(() => 0);
+    const before = this.stats.episodes;
     let played = 0;
     for (const seed of this.seeds()) {
       const oracleEpisode = this.oracleEpisodes.find((e) => e.seed === seed);
@@ -219,7 +230,7 @@ class Validation {
       const actions = hintProbeActions(hint);
       actions.forEach((action, j) => {
         if (action === null) return;
-        totals[j]! += this.episode(seed, () => action).total;
+        totals[j]! += this.constantReturn(seed, action);
         played++;
       });
     }
@@ -235,7 +246,7 @@ class Validation {
       );
       this.fail('hint-leak', err.message, err);
     }
-    return `best hint-word agent (${names[best]}) ${fmt(means[best]!)} < ${this.o.probeThreshold} over ${played} episodes`;
+    return `best hint-word agent (${names[best]}) ${fmt(means[best]!)} < ${this.o.probeThreshold} over ${played} episodes (${played - (this.stats.episodes - before)} reused)`;
   }
 }
 
