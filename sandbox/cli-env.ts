@@ -19,7 +19,7 @@ export interface EnvCommandIo {
 
 export const ENV_USAGE = `Usage:
   spade env check FILE... [--json] [--seeds N]   validate environment modules (exit 0 all valid, 1 any invalid)
-  spade env play FILE [--seed N] [--hint]        play one in the terminal, one action per line
+  spade env play FILE [--seed N] [--hint]        play one in the terminal, one action per line (--hint: show the instance's hint)
   spade env --help                               this text`;
 
 class UsageError {
@@ -73,7 +73,7 @@ function describe(file: string, r: ValidationReport): string {
   if (r.ok) {
     const s = r.stats;
     const oracle = s.oracleMean === null ? 'no oracle' : `oracle ${s.oracleMean.toFixed(2)}`;
-    return `ok    ${file} (${r.spec?.name}): ${oracle}, random ${s.randomMean?.toFixed(2)}, constant ${s.constantMean?.toFixed(2)}, ${Math.round(r.ms)} ms`;
+    return `ok    ${file} (${r.spec?.name}): ${oracle}, random ${s.randomMean?.toFixed(2)}, constant ${s.constantMean?.toFixed(2)}, hint-word ${s.hintProbeMean?.toFixed(2)}, ${Math.round(r.ms)} ms`;
   }
   const bad = r.stages.find((s) => !s.ok);
   return `FAIL  ${file}${r.spec ? ` (${r.spec.name})` : ''}: ${bad?.stage}: ${bad?.detail ?? 'failed'}${bad?.error?.value ? `\n      value: ${bad.error.value}` : ''}`;
@@ -111,7 +111,8 @@ async function play(args: string[], io: EnvCommandIo): Promise<number> {
   try {
     const first = await pool.reset({ code: code!, seed, episodeId: 'play' });
     out(`${first.spec.name}: ${first.spec.description}`);
-    if (p.flags.has('hint')) out(`hint: ${first.spec.hint}`);
+    // The instance's own hint (contract v2) when reset() returned one, else spec.hint.
+    if (p.flags.has('hint')) out(`hint${first.hintSource === 'instance' ? ' (this instance)' : ''}: ${first.hint}`);
     out(`(seed ${seed}, at most ${first.spec.maxTurns} turns; one action per line)\n`);
     out(first.observation);
     const actions: string[] = [];

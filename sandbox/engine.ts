@@ -119,7 +119,11 @@ export class Engine {
     const inst = this.fresh(e, seed);
     if (episodeId !== undefined) this.live.set(episodeId, { hash, inst });
     else inst.dispose();
-    return { observation: inst.lastObservation, turn: 0, spec: e.spec, codeHash: hash };
+    const hint = inst.instanceHint;
+    return {
+      observation: inst.lastObservation, hint: hint ?? e.spec.hint, hintSource: hint === null ? 'spec' : 'instance',
+      turn: 0, spec: e.spec, codeHash: hash,
+    };
   }
 
   step(hash: string, code: string | undefined, seed: number, actions: string[], episodeId?: string): StepResult {

@@ -6,8 +6,10 @@ export type Policy = (observation: string, turn: number, inst: EnvInstance) => s
 
 export interface EpisodeRecord {
   seed: number;
+  /** The instance's hint: what reset() returned (contract v2), else null (spec.hint applies). */
+  instanceHint: string | null;
   actions: string[];
-  /** reset observation, then one JSON line per step: exact enough to compare replays. */
+  /** reset observation (with the instance hint, if any), then one JSON line per step: exact enough to compare replays. */
   transcript: string[];
   total: number;
   turns: number;
@@ -19,7 +21,7 @@ export function playEpisode(inst: EnvInstance, seed: number, policy: Policy): Ep
   let t0 = performance.now();
   let obs = inst.reset(seed);
   let maxCallMs = performance.now() - t0;
-  const transcript = [obs];
+  const transcript = [inst.instanceHint === null ? obs : JSON.stringify([obs, inst.instanceHint])];
   const actions: string[] = [];
   let endedByEnv = false;
   while (!inst.done) {
@@ -32,7 +34,7 @@ export function playEpisode(inst: EnvInstance, seed: number, policy: Policy): Ep
     obs = r.observation;
     if (r.terminated || (r.truncated && inst.turn < inst.maxTurns)) endedByEnv = true;
   }
-  return { seed, actions, transcript, total: inst.total, turns: inst.turn, endedByEnv, maxCallMs };
+  return { seed, instanceHint: inst.instanceHint, actions, transcript, total: inst.total, turns: inst.turn, endedByEnv, maxCallMs };
 }
 
 /** Replays fixed actions (stopping early if the episode ends) — the determinism check's second run. */

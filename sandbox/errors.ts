@@ -66,7 +66,10 @@ export class EnvThrew extends EnvError { static override readonly code = 'ENV_TH
 /** Two replays of the same (code, seed, actions) disagreed. */
 export class EnvNondeterministic extends EnvError { static override readonly code = 'ENV_NONDETERMINISTIC'; }
 
-const ENV_ERRORS = { EnvTimeout, EnvMemory, EnvStack, EnvSyntax, EnvContract, EnvReturnRange, EnvThrew, EnvNondeterministic };
+/** The hint hands over the answer: an agent playing a constant action taken from the hint wins (value: that action). */
+export class EnvHintLeak extends EnvError { static override readonly code = 'ENV_HINT_LEAK'; }
+
+const ENV_ERRORS = { EnvTimeout, EnvMemory, EnvStack, EnvSyntax, EnvContract, EnvReturnRange, EnvThrew, EnvNondeterministic, EnvHintLeak };
 
 export const isEnvError = guard(EnvError);
 export const isEnvTimeout = guard(EnvTimeout);
@@ -77,6 +80,7 @@ export const isEnvContract = guard(EnvContract);
 export const isEnvReturnRange = guard(EnvReturnRange);
 export const isEnvThrew = guard(EnvThrew);
 export const isEnvNondeterministic = guard(EnvNondeterministic);
+export const isEnvHintLeak = guard(EnvHintLeak);
 
 /** Base of failures of the sandbox itself, not of the environment. */
 export class SandboxError extends SpadeError {}

@@ -33,6 +33,8 @@ export class EnvInstance {
   done = false;
   readonly actions: string[] = [];
   lastObservation = '';
+  /** The hint reset() returned for this instance (contract v2), or null: then spec.hint is the hint. */
+  instanceHint: string | null = null;
   lastOutcome: StepOutcome | undefined;
   private readonly realm: Realm;
   private disposed = false;
@@ -61,12 +63,13 @@ export class EnvInstance {
   /** Starts the episode; returns the first observation. */
   reset(seed: number): string {
     this.seed = seed;
-    const obs = JSON.parse(this.realm.call(DriverFn.reset, [this.realm.ctx.newNumber(seed)], 'reset', 0)) as string;
+    const [obs, hint] = JSON.parse(this.realm.call(DriverFn.reset, [this.realm.ctx.newNumber(seed)], 'reset', 0)) as [string, string | null];
     this.turn = 0;
     this.total = 0;
     this.done = false;
     this.actions.length = 0;
     this.lastObservation = obs;
+    this.instanceHint = hint;
     this.lastOutcome = undefined;
     return obs;
   }

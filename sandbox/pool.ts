@@ -33,7 +33,7 @@ function killedReport(hash: string, err: EnvError, ms: number): ValidationReport
     stages: [{ stage: 'limits', ok: false, ms: Math.round(ms), detail, error: toWireError(err) }],
     stats: {
       episodes: 0, steps: 0, randomMean: null, constantMean: null, constantAction: null, oracleMean: null, oracleWinRate: null,
-      maxCallMs: Math.round(ms), endedByEnv: null,
+      maxCallMs: Math.round(ms), endedByEnv: null, hintProbeMean: null,
     },
   };
 }

@@ -139,6 +139,7 @@ const stringify = JSON.stringify, isFiniteNum = Number.isFinite, isArray = Array
 const getProto = Object.getPrototypeOf, getOwnDesc = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty;
 const apply = Reflect.apply, construct = Reflect.construct, StringC = String, imul = Math.imul;
 const strSlice = String.prototype.slice, objToString = Object.prototype.toString;
+const strTrim = String.prototype.trim;
 const InternalErrorProto = InternalError.prototype, PromiseProto = Promise.prototype;
 const I = { D: Date, stringify, apply, construct, defineProperty, strSlice, objToString, getProto, getOwnDesc, InternalErrorProto, StringC };
 const makeRandom = (${makeRandom.toString()});
@@ -207,12 +208,18 @@ return {
     try { inst = construct(Env, []); r = inst.reset(seed); } catch (e) { return thrown(e, 'reset'); }
     if (r === null || typeof r !== 'object') return fail('contract', 'reset must return an object { observation }', r);
     if (getProto(r) === PromiseProto) return fail('contract', 'reset must return synchronously, not a Promise');
-    let obs;
-    try { obs = r.observation; } catch (e) { return thrown(e, 'reading observation'); }
+    let obs, hint;
+    try { obs = r.observation; hint = r.hint; } catch (e) { return thrown(e, 'reading observation'); }
     if (typeof obs !== 'string') return fail('contract', 'observation must be a string', obs);
     if (obs.length > maxObs) return fail('contract', 'observation longer than ' + maxObs + ' characters', obs);
+    // Contract v2: reset may return this instance's privileged hint; absent, the episode uses spec.hint.
+    if (hint !== undefined) {
+      if (typeof hint !== 'string') return fail('contract', 'reset().hint must be a string when present', hint);
+      if (apply(strTrim, hint, []).length === 0) return fail('contract', 'reset().hint must be a non-empty string when present', hint);
+      if (hint.length > 8192) return fail('contract', 'reset().hint longer than 8192 characters', hint);
+    }
     lastObs = obs;
-    return 'o' + stringify(obs);
+    return 'o[' + stringify(obs) + ',' + (hint === undefined ? 'null' : stringify(hint)) + ']';
   },
   step(action) {
     let r, obs, reward, term, trunc, info;

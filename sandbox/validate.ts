@@ -3,10 +3,11 @@
 import { CONSTANT_ACTIONS, randomAction, stressAction } from './agents.js';
 import { playEpisode, replayEpisode, type EpisodeRecord, type Policy } from './episode.js';
 import {
-  EnvContract, EnvError, EnvMemory, EnvNondeterministic, EnvReturnRange, EnvStack, EnvSyntax, EnvTimeout,
+  EnvContract, EnvError, EnvHintLeak, EnvMemory, EnvNondeterministic, EnvReturnRange, EnvStack, EnvSyntax, EnvTimeout,
   toWireError, truncateValue,
 } from './errors.js';
 import { hintLeaks } from './hint-leak.js';
+import { hintProbeActions, hintProbeNames } from './hint-probe.js';
 import { EnvInstance } from './instance.js';
 import { makeRandom } from './prng.js';
 import type { QuickJsHost } from './quickjs-host.js';
@@ -23,6 +24,7 @@ function stageOf(err: unknown, current: ValidationStage): ValidationStage {
   if (err instanceof EnvSyntax) return 'parse';
   if (err instanceof EnvContract) return 'contract';
   if (err instanceof EnvNondeterministic) return 'determinism';
+  if (err instanceof EnvHintLeak) return 'hint-leak';
   return current;
 }
 
@@ -33,7 +35,7 @@ class Validation {
   readonly stages: StageReport[] = [];
   readonly stats: ValidationStats = {
     episodes: 0, steps: 0, randomMean: null, constantMean: null, constantAction: null, oracleMean: null, oracleWinRate: null,
-    maxCallMs: 0, endedByEnv: null,
+    maxCallMs: 0, endedByEnv: null, hintProbeMean: null,
   };
   spec: EnvSpec | null = null;
   private readonly started = performance.now();
@@ -162,7 +164,7 @@ class Validation {
     let best = -1;
     let bestAction = '';
     for (const action of CONSTANT_ACTIONS) {
-      const m = mean(this.seeds().map((seed) => this.episode(seed, () => action).total));
+      const m = mean(this.seeds().map((seed) => this.constantReturn(seed, action)));
       if (m > best) [best, bestAction] = [m, action];
     }
     this.stats.constantMean = best;
@@ -174,9 +176,23 @@ class Validation {
   }
 
   oracleEpisodes: EpisodeRecord[] = [];
+  /** Returns of constant-action episodes by seed and action: the hint-word probe reuses the probes' episodes. */
+  private readonly constant = new Map<string, number>();
+
+  /** The return of playing `action` every turn on `seed` (each pair is played once per validation). */
+  constantReturn(seed: number, action: string): number {
+    const key = `${seed}\u0000${action}`;
+    let r = this.constant.get(key);
+    if (r === undefined) this.constant.set(key, (r = this.episode(seed, () => action).total));
+    return r;
+  }
 
   oracle(): string {
-    if (!this.spec!.hasOracle) return 'no oracle exported';
+    if (!this.spec!.hasOracle) {
+      // Without a reference policy nothing shows the environment can be won: it would be accepted and earn 0.
+      const err = new EnvContract('the module exports no oracle: validation needs one to show the environment can be won', { stage: 'validation' });
+      this.fail('oracle', err.message, err);
+    }
     this.oracleEpisodes = this.seeds().map((seed) => this.episode(seed, (_o, _t, inst) => inst.oracle()));
     const totals = this.oracleEpisodes.map((e) => e.total);
     this.stats.oracleMean = mean(totals);
@@ -188,13 +204,49 @@ class Validation {
   }
 
   hintLeak(): string {
-    if (!this.spec!.hasOracle) return 'no oracle to compare with';
     for (const e of this.oracleEpisodes) {
-      if (e.total >= 0.5 && hintLeaks(this.spec!.hint, e.actions)) {
+      if (e.total >= 0.5 && hintLeaks(this.hintOf(e), e.actions)) {
         this.fail('hint-leak', `the hint spells out the oracle's winning actions for seed ${e.seed}: ${truncateValue(e.actions.join(' | '))}`);
       }
     }
-    return `hint does not contain any of ${this.oracleEpisodes.filter((e) => e.total >= 0.5).length} winning sequences`;
+    const probe = this.hintProbe();
+    return `hint does not contain any of ${this.oracleEpisodes.filter((e) => e.total >= 0.5).length} winning sequences; ${probe}`;
+  }
+
+  /** The hint an episode's agent would have seen: the instance's own (contract v2) or spec.hint. */
+  private hintOf(rec: EpisodeRecord): string {
+    return rec.instanceHint ?? this.spec!.hint;
+  }
+
+  /** Each hint-word agent (a constant action from the episode's own hint) must score below the probe threshold. */
+  private hintProbe(): string {
+    const names = hintProbeNames();
+    const totals = names.map(() => 0);
+    const before = this.stats.episodes;
+    let played = 0;
+    for (const seed of this.seeds()) {
+      const oracleEpisode = this.oracleEpisodes.find((e) => e.seed === seed);
+      const hint = oracleEpisode ? this.hintOf(oracleEpisode) : this.spec!.hint;
+      const actions = hintProbeActions(hint);
+      actions.forEach((action, j) => {
+        if (action === null) return;
+        totals[j]! += this.constantReturn(seed, action);
+        played++;
+      });
+    }
+    const means = totals.map((t) => t / this.o.seeds);
+    const best = means.reduce((b, m, j) => (m > means[b]! ? j : b), 0);
+    this.stats.hintProbeMean = means[best]!;
+    if (means[best]! >= this.o.probeThreshold) {
+      const first = this.oracleEpisodes[0];
+      const example = hintProbeActions(first ? this.hintOf(first) : this.spec!.hint)[best];
+      const err = new EnvHintLeak(
+        `an agent playing ${names[best]} as a constant action scores ${fmt(means[best]!)} ≥ ${this.o.probeThreshold}: the hint hands over the answer`,
+        { stage: 'validation', value: truncateValue(example ?? '') },
+      );
+      this.fail('hint-leak', err.message, err);
+    }
+    return `best hint-word agent (${names[best]}) ${fmt(means[best]!)} < ${this.o.probeThreshold} over ${played} episodes (${played - (this.stats.episodes - before)} reused)`;
   }
 }
 

@@ -46,6 +46,8 @@ export interface ValidationStats {
   oracleWinRate: number | null;
   maxCallMs: number;
   endedByEnv: number | null;
+  /** Mean return of the best hint-word probe agent (hint-leak stage), when it ran. */
+  hintProbeMean: number | null;
 }
 
 export interface ValidationReport {

@@ -21,6 +21,10 @@ export interface StepRequest extends EpisodeRef {
 
 export interface ResetResult {
   observation: string;
+  /** This instance's privileged hint: what reset() returned (contract v2), else spec.hint (v1). */
+  hint: string;
+  /** Where `hint` came from. */
+  hintSource: 'instance' | 'spec';
   turn: 0;
   spec: EnvSpec;
   codeHash: string;

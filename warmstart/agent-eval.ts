@@ -49,12 +49,13 @@ export async function evaluateAgent(options: AgentEvalOptions): Promise<AgentEva
   const play = async (e: LibraryEnv, seed: number, hinted: boolean): Promise<number> => {
     const codeHash = pool.register(e.code);
     const episodeId = `agent-eval-${e.name}-${seed}-${hinted}`;
-    let obs = (await pool.reset({ codeHash, seed, episodeId })).observation;
+    const first = await pool.reset({ codeHash, seed, episodeId });
+    let obs = first.observation;
     const history: AgentTurn[] = [];
     const actions: string[] = [];
     let total = 0;
     for (let t = 0; t < e.spec.maxTurns; t++) {
-      const prompt = agentPrompt(tok, { description: e.spec.description, ...(hinted ? { hint: e.spec.hint } : {}), history, observation: obs, maxPromptTokens: o.maxPromptTokens });
+      const prompt = agentPrompt(tok, { description: e.spec.description, ...(hinted ? { hint: first.hint } : {}), history, observation: obs, maxPromptTokens: o.maxPromptTokens });
       const action = (await sampler.generate({ prompt, temperature: o.temperature, maxTokens: o.maxTokens })).text;
       actions.push(action);
       const r = await pool.step({ codeHash, seed, episodeId, actions });

@@ -55,7 +55,8 @@ export function agentExamples(tok: Tokenizer, env: LibraryEnv, ep: OracleEpisode
   let cur: { tokens: number[]; mask: number[] } | null = null;
   const history: AgentTurn[] = [];
   for (const turn of ep.turns) {
-    const prompt = agentPrompt(tok, { description: env.spec.description, ...(hinted ? { hint: env.spec.hint } : {}), history, observation: turn.observation, maxPromptTokens });
+    // The instance's own hint (contract v2), so hinted rows show the demonstration what the hinted agent will see.
+    const prompt = agentPrompt(tok, { description: env.spec.description, ...(hinted ? { hint: ep.hint ?? env.spec.hint } : {}), history, observation: turn.observation, maxPromptTokens });
     const action = [...tok.encode(turn.action), endOfTurn(tok)];
     if (cur && prompt.length >= cur.tokens.length && cur.tokens.every((t, i) => prompt[i] === t)) {
       const start = cur.tokens.length;

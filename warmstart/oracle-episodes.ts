@@ -7,6 +7,8 @@ import { vmEnv, type LibraryEnv } from './library.js';
 export interface OracleEpisode {
   env: string;
   seed: number;
+  /** The instance's hint as the sandbox returns it (reset's own, contract v2, else spec.hint): hinted rows show it. */
+  hint: string;
   /** Every turn: the observation the agent saw and the oracle's action. */
   turns: AgentTurn[];
   /** Sum of rewards reported by the sandbox. */
@@ -48,7 +50,7 @@ export async function oracleEpisodes(pool: SandboxPool, envs: readonly LibraryEn
         total = r.totalReward;
         if (r.done) break;
       }
-      return { env: e.name, seed, turns, total };
+      return { env: e.name, seed, hint: first.hint, turns, total };
     });
     for (const r of await Promise.all(jobs)) {
       stats.played++;

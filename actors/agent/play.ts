@@ -71,8 +71,12 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   const history: AgentTurn[] = [];
   const actions: string[] = [];
   let observation: string;
+  let hint: string;
   try {
-    observation = (await retryTimeouts(o.agent.timeoutRetries, () => sandbox.reset(ref))).observation;
+    const first = await retryTimeouts(o.agent.timeoutRetries, () => sandbox.reset(ref));
+    observation = first.observation;
+    // The instance's own hint (contract v2: reset() returned one), else spec.hint; only the hinted arm sees it.
+    hint = typeof first.hint === 'string' ? first.hint : env.spec.hint;
   } catch (err) {
     if (!isEnvError(err)) throw err;
     return { ...ep, error: err.code };
@@ -80,7 +84,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   for (let turn = 0; turn < maxTurns; turn++) {
     signal?.throwIfAborted();
     const prompt = agentPrompt(tok, {
-      description: env.spec.description, ...(plan.hinted ? { hint: env.spec.hint } : {}), history, observation, maxPromptTokens,
+      description: env.spec.description, ...(plan.hinted ? { hint } : {}), history, observation, maxPromptTokens,
     });
     const sample = await policy.sample(prompt, {
       maxTokens: o.agent.maxTokens, temperature: o.agent.temperature, topP: o.agent.topP, role: 'agent', ...(signal ? { signal } : {}),

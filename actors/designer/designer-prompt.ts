@@ -20,7 +20,10 @@ export interface FittedPrompt {
 }
 
 export function memoryLine(e: MemoryEntry): MemoryLine {
-  return { name: e.name, family: e.family, description: e.description, regret: e.regret, returnHint: e.returnHint, returnNoHint: e.returnNoHint };
+  return {
+    name: e.name, family: e.family, description: e.description, regret: e.regret, returnHint: e.returnHint, returnNoHint: e.returnNoHint,
+    evaluated: e.evaluated,
+  };
 }
 
 export function buildDesignerPrompt(policy: { tokenizer: Tokenizer; contextLength: number }, r: DesignerPromptRequest): FittedPrompt {

@@ -8,6 +8,8 @@ import { loopOptionsOf } from '../loop/options.js';
 import { MemoryStore, newMemoryEntry, type MemoryStats } from '../loop/memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../loop/messages.js';
 import { BaselineStore } from './baseline-store.js';
+import { CopyDetector } from './copies.js';
+import { rejectedReward } from './designer-reward.js';
 import { labelAccepted, labelRejected } from './label.js';
 import { validateEvaluatorOptions, type EvaluatorOptions, type ResolvedEvaluatorOptions } from './options.js';
 import { scoreEpisodes, type EnvScore } from './score.js';
@@ -34,6 +36,8 @@ function fallbackEntry(env: AcceptedEnv) {
 export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = {}): Actor<TrajectoryGroupBody | EnvRejectedBody> {
   const o: ResolvedEvaluatorOptions = validateEvaluatorOptions({ noHintRegret: loopOptionsOf(env.config).ablations.noHintRegret, ...options });
   const baseline = new BaselineStore(env.conn.kvm, o);
+  // Copies of envs/library (what the base designer was warm-started to reproduce) or of earlier accepted ones.
+  const copies = new CopyDetector();
   let memory: Promise<MemoryStore> | null = null;
   const openMemory = (): Promise<MemoryStore> => (memory ??= MemoryStore.open(env.conn, env.log).catch((err: unknown) => ((memory = null), Promise.reject(err))));
 
@@ -62,19 +66,27 @@ export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = 
     async handle(input, ctx: HandlerContext) {
       if (ctx.messageType === EnvRejected.type) {
         const rej = input as EnvRejectedBody;
-        const { advantage } = await baseline.step(rej.envId, o.rejectedPenalty);
-        return outputs(labelRejected(rej, o.rejectedPenalty, advantage), {});
+        const penalty = rejectedReward(rej.stage, o);
+        const { advantage } = await baseline.step(rej.envId, penalty);
+        return outputs(labelRejected(rej, penalty, advantage), {});
       }
       const group = input as TrajectoryGroupBody;
-      const score = scoreEpisodes(group.episodes, o);
+      // Only designed environments can be copies: the fixed-environment baseline plays the library on purpose.
+      const copyOf = group.env.designer ? await copies.copyOf({ envId: group.env.envId, name: group.env.spec.name, code: group.env.code }) : null;
+      const score = scoreEpisodes(group.episodes, o, { oracleMean: group.env.validation.oracleMean, copyOf });
       // Library environments (no designer sample) do not move the designer's baseline.
       const designerAdvantage = group.env.designer ? (await baseline.step(group.env.envId, score.designerReward)).advantage : 0;
       const batch = labelAccepted(group, score, designerAdvantage, o);
       const stats = memoryStats(score);
       // The memory is written before the batch is published: a crash in between redoes both, and the memory only
-      // counts one more evaluation.
-      if (stats) await (await openMemory()).recordEvaluation(group.env.envId, stats, fallbackEntry(group.env));
-      return outputs(batch, { faulted: score.faulted, episodes: group.episodes.length });
+      // counts one more evaluation. A copy keeps no entry of its own: the designer's is removed, so the memory
+      // (and the designer's prompt) holds each environment once.
+      if (copyOf !== null) await (await openMemory()).remove(group.env.envId);
+      else if (stats) await (await openMemory()).recordEvaluation(group.env.envId, stats, fallbackEntry(group.env));
+      return outputs(batch, {
+        faulted: score.faulted, episodes: group.episodes.length, learnability: score.learnability,
+        ...(group.env.designer ? { copy: Number(copyOf !== null) } : {}),
+      });
     },
     async stop() {
       if (memory) await (await memory.catch(() => null))?.close();

@@ -5,6 +5,13 @@ import * as s from '../../runtime/schema.js';
 
 export type AgentEpisodes = 'no-hint' | 'all';
 
+/**
+ * How the designer of an accepted environment is rewarded: `regret` = the original rule (regret when feasible,
+ * else infeasibleReward; every rejection rejectedPenalty); `shaped` = learnability + floored regret + feasibility
+ * bonus, copies earn copyReward, rejections a penalty graded by stage (see designer-reward.ts and docs/loop.md).
+ */
+export type DesignerRewardMode = 'regret' | 'shaped';
+
 export interface EvaluatorOptions {
   /** feasible = mean hinted return >= tau: the hint must make the environment solvable. */
   tau?: number;
@@ -28,6 +35,20 @@ export interface EvaluatorOptions {
   baselineStdFloor?: number;
   /** Designer advantages are clipped to ±this: after a run of equal rewards the std is tiny and one outlier would dominate. */
   designerAdvantageClip?: number;
+  /** `shaped` (default) or `regret` (the original rule). */
+  designerReward?: DesignerRewardMode;
+  /** shaped: weight of p(1 − p), p the no-hint solve rate; 4 puts its maximum (p = 0.5) at 1, regret's maximum. */
+  learnabilityWeight?: number;
+  /** shaped: learnability counts only when the validation oracle's mean return is at least this (the env is winnable). */
+  oracleGate?: number;
+  /** shaped: weight of max(regret, 0). */
+  regretWeight?: number;
+  /** shaped: added for a feasible environment, so a feasible one with regret ≤ 0 still beats an infeasible one. */
+  feasibleBonus?: number;
+  /** shaped: reward of an accepted environment that copies a library module or an earlier accepted one. */
+  copyReward?: number;
+  /** shaped: penalty of a rejection at the last stage (hint-leak); rejectedPenalty is the first stage's (parse), linear between. */
+  lastStagePenalty?: number;
 }
 
 export type ResolvedEvaluatorOptions = Required<EvaluatorOptions>;
@@ -45,6 +66,13 @@ export const DEFAULT_EVALUATOR_OPTIONS: ResolvedEvaluatorOptions = {
   normalizeDesigner: true,
   baselineStdFloor: 0.1,
   designerAdvantageClip: 5,
+  designerReward: 'shaped',
+  learnabilityWeight: 4,
+  oracleGate: 0.5,
+  regretWeight: 1,
+  feasibleBonus: 0.1,
+  copyReward: 0,
+  lastStagePenalty: -0.25,
 };
 
 const finite = s.number();
@@ -66,6 +94,13 @@ export const EVALUATOR_OPTIONS_SCHEMA: s.Check<ResolvedEvaluatorOptions> = s.obj
     baselineStdFloor: positive,
     /** Infinity: no clipping. */
     designerAdvantageClip: s.number({ gt: 0, infinite: true }),
+    designerReward: s.literal('regret', 'shaped'),
+    learnabilityWeight: s.number({ min: 0 }),
+    oracleGate: s.number({ min: 0, max: 1 }),
+    regretWeight: s.number({ min: 0 }),
+    feasibleBonus: s.number({ min: 0 }),
+    copyReward: finite,
+    lastStagePenalty: finite,
   },
   { strict: true },
 );

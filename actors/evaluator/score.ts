@@ -1,6 +1,7 @@
 // Pure scoring of one environment: regret and feasibility from its episodes, the designer's reward,
 // and GRPO-style group-normalised agent advantages. No I/O; the actor and the tests share it.
 import type { Episode } from '../loop/messages.js';
+import { acceptedReward, type DesignerRewardKind } from './designer-reward.js';
 import type { ResolvedEvaluatorOptions } from './options.js';
 
 export function mean(xs: readonly number[]): number {
@@ -26,11 +27,19 @@ export interface EnvScore {
   /** Episodes that ended on an environment fault. */
   faulted: number;
   designerReward: number;
-  /** Why the designer got a non-regret reward ('rejected' | 'fault' | 'infeasible' | 'ablation'), absent for regret. */
-  rewardKind: 'regret' | 'rejected' | 'fault' | 'infeasible' | 'ablation';
+  /** Which rule gave the designer's reward (designer-reward.ts). */
+  rewardKind: DesignerRewardKind;
+  /** The shaped reward's learnability term (0 under the regret rule). */
+  learnability: number;
 }
 
-export function scoreEpisodes(episodes: readonly Episode[], o: ResolvedEvaluatorOptions): EnvScore {
+/** Facts about the environment beyond its episodes: the validation oracle's mean, and what it copies (if anything). */
+export interface EnvFacts {
+  oracleMean?: number;
+  copyOf?: string | null;
+}
+
+export function scoreEpisodes(episodes: readonly Episode[], o: ResolvedEvaluatorOptions, facts: EnvFacts = {}): EnvScore {
   const clean = episodes.filter((e) => e.error === undefined);
   const faulted = episodes.length - clean.length;
   const hint = clean.filter((e) => e.hinted).map((e) => e.return);
@@ -41,10 +50,8 @@ export function scoreEpisodes(episodes: readonly Episode[], o: ResolvedEvaluator
   const feasible = returnHint !== undefined && returnHint >= o.tau;
   const solved = (xs: number[]): number | undefined => (xs.length > 0 ? xs.filter((x) => x >= o.tau).length / xs.length : undefined);
   const base = { returnHint, returnNoHint, regret, feasible, faulted, solveRateHint: solved(hint), solveRateNoHint: solved(noHint) };
-  if (faulted > 0 || regret === undefined) return { ...base, designerReward: o.faultPenalty, rewardKind: 'fault' };
-  if (o.noHintRegret) return { ...base, designerReward: o.validReward, rewardKind: 'ablation' };
-  if (!feasible) return { ...base, designerReward: o.infeasibleReward, rewardKind: 'infeasible' };
-  return { ...base, designerReward: regret, rewardKind: 'regret' };
+  const r = acceptedReward({ ...base, ...facts }, o);
+  return { ...base, designerReward: r.reward, rewardKind: r.kind, learnability: r.learnability };
 }
 
 export interface AgentLabel {

@@ -11,6 +11,9 @@ export class SampleShapeError extends LearnerError {
   }
 }
 
+/** An update was asked for with per-role token-mean denominators below its rows' own token counts (`data.role`). */
+export class UpdateNormError extends coded(LearnerError, 'LEARNER_UPDATE_NORM') {}
+
 /** The learner's saved state is missing pieces or does not match its model. */
 export class LearnerStateError extends coded(LearnerError, 'LEARNER_STATE') {}
 

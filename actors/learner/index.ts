@@ -2,8 +2,8 @@
 export * from './errors.js';
 export * from './options.js';
 export { tokenTerm, type ObjectiveKind, type ObjectiveOptions, type TokenTerm } from './objective.js';
-export { trajectoryRows, minVersion, staleness, admitted, rowTokens, type Row } from './rows.js';
-export { PolicyTrainer, microBatches, type UpdateStats, type PolicyTrainerOptions } from './policy-trainer.js';
+export { trajectoryRows, minVersion, staleness, admitted, rowTokens, roleTokens, ROLES, type Role, type Row } from './rows.js';
+export { PolicyTrainer, microBatches, roleScales, type UpdateStats, type RoleUpdateStats, type PolicyTrainerOptions } from './policy-trainer.js';
 export { LocalTrainer, ThreadTrainer, TrainerThreadError, isTrainerThreadError, type TrainerHandle, type TrainerState } from './trainer-thread.js';
 export { saveLearnerCheckpoint, loadLearnerCheckpoint, type LearnerState, type LearnerCheckpoint } from './learner-checkpoint.js';
 export { AccountingLog, readAccounting, ACCOUNTING_FILE, type AccountingLine, type DropReason } from './accounting.js';

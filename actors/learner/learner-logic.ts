@@ -98,7 +98,10 @@ function receive<R>(s: LearnerLogicState<R>, ref: R, streamSeq: number, batch: B
     }
     if (rows.length === 0) invalid.push(id);
     else {
-      s.buffer.push({ trajId: id, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage, iteration: batch.iteration });
+      s.buffer.push({
+        trajId: id, role: traj.role, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage,
+        iteration: batch.iteration,
+      });
       s.inBuffer.add(id);
     }
   }
@@ -168,13 +171,16 @@ function startUpdate<R>(s: LearnerLogicState<R>, items: Buffered[], now: number,
     for (const b of items) s.inBuffer.delete(b.trajId);
     return s.stopping ? continueStop(s, now, o, out) : schedule(s, now, o, out);
   }
-  // A zero advantage gives a zero gradient: skip its compute (it would only dilute the token-mean). The update
-  // still counts and publishes, so the version advances once per minibatch whatever the data.
+  // A zero advantage gives a zero gradient: skip its compute. Its tokens still count in its role's token mean
+  // (norm), so the loss is the same with or without the skip: a mean over every trajectory of the minibatch. The
+  // update still counts and publishes, so the version advances once per minibatch whatever the data.
   const signal = o.skipZeroAdvantage ? keep.filter((b) => b.advantage !== 0) : keep;
+  const norm = { designer: 0, agent: 0 };
+  for (const b of keep) norm[b.role] += b.tokens;
   s.stats.skipped += keep.length - signal.length;
   s.phase = 'training';
   s.update = { items, keep, stale, version };
-  out.push({ type: 'train', rows: signal.flatMap((b) => b.rows) });
+  out.push({ type: 'train', rows: signal.flatMap((b) => b.rows), norm });
 }
 
 function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {

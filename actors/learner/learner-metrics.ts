@@ -61,6 +61,14 @@ export async function publishLearnerMetrics(conn: Connection, host: string, s: L
     'staleness.mean': r.stalenessMean, 'staleness.max': r.stalenessMax, 'staleness.p99': stalenessQuantile(s, 0.99), dropped: s.dropped,
     'dropped.stale': s.droppedStale, skipped: s.skipped, 'busy.fraction': busyFraction(s), applied: s.applied,
   };
+  // Per role, when the update trained tokens of that role: its tokens, its token-mean loss, its entropy estimate.
+  for (const role of ['designer', 'agent'] as const) {
+    const x = r.byRole?.[role];
+    if (!x || x.tokens === 0) continue;
+    values[`tokens.${role}`] = x.tokens;
+    values[`loss.${role}`] = x.loss;
+    values[`entropy.${role}`] = x.entropy;
+  }
   const ts = Date.now();
   await Promise.all(Object.entries(values).map(([name, value]) =>
     conn.js.publish(SUBJECTS.metrics('learner'), encode(Metric, { role: 'learner', host, ts, name, value, tags: { update: String(r.update) } }), {

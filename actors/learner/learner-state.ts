@@ -6,7 +6,7 @@ import type { LearnerStats, UpdateReport } from './learner-metrics.js';
 import type { Buffered, MinibatchOptions } from './minibatch.js';
 import type { ResolvedLearnerOptions } from './options.js';
 import type { UpdateStats } from './policy-trainer.js';
-import type { Row } from './rows.js';
+import type { Role, Row } from './rows.js';
 
 export interface LearnerLogicOptions extends MinibatchOptions, Pick<ResolvedLearnerOptions, 'eta' | 'skipZeroAdvantage' | 'publishEvery' | 'checkpointEvery' | 'trainOnStop'> {
   model: { contextLength: number; vocab: number };
@@ -41,8 +41,11 @@ export type LearnerEffect<R> =
   | { type: 'log'; line: string }
   | { type: 'wake'; ms: number }
   | { type: 'countWorkInFlight' }
-  /** Train on `rows`; none (every trajectory had a zero advantage) means an update without compute. */
-  | { type: 'train'; rows: Row[] }
+  /**
+   * Train on `rows`; none (every trajectory had a zero advantage) means an update without compute. `norm`: trained
+   * tokens per role of every admitted trajectory, the denominators of the per-role token means.
+   */
+  | { type: 'train'; rows: Row[]; norm: Record<Role, number> }
   | { type: 'publish'; version: number }
   | { type: 'checkpoint'; state: LearnerState }
   | { type: 'metrics'; stats: LearnerStats; report: UpdateReport }

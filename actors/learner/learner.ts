@@ -175,7 +175,7 @@ export class Learner extends EventEmitter {
         return;
       case 'countWorkInFlight':
         return this.later(async () => ({ type: 'workInFlight', count: await this.deps.workInFlight!().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) }));
-      case 'train': return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows) : this.idleUpdate() }));
+      case 'train': return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : this.idleUpdate() }));
       case 'publish': return this.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
       case 'checkpoint': return this.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':
@@ -205,7 +205,11 @@ export class Learner extends EventEmitter {
   /** The report of an update whose trajectories all had zero advantage: no compute, no optimizer step. */
   private idleUpdate(): UpdateStats {
     const step = this.trainer.step;
-    return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0 };
+    const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
+    return {
+      rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } },
+      gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0,
+    };
   }
 
   /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */

@@ -3,10 +3,11 @@
 //     are in, so each iteration is one update and one version, matching the coordinator's schedule;
 //   size (iterationBatches = 0): train once minibatchTrajectories or minibatchTokens are buffered.
 // Either way a buffer that saw nothing new for flushAfterMs is trained as it is, so the loop never stalls.
-import type { Row } from './rows.js';
+import type { Role, Row } from './rows.js';
 
 export interface Buffered {
   trajId: string;
+  role: Role;
   rows: Row[];
   /** Trained tokens of the rows. */
   tokens: number;

@@ -24,6 +24,13 @@ export interface LearnerOptions {
   /** Optimizer steps per minibatch (PPO epochs); the proximal policy of 'decoupled' is the one before the first. */
   epochs?: number;
   /**
+   * Weight of each role's token mean in the loss: a token of role r weighs w_r / (W · N_r), N_r the role's trained
+   * tokens in the minibatch, W the sum of the weights of the roles present. Equal weights: each role's tokens
+   * together count as much as the other's, however many there are (a designer sample is ~1,000 tokens, an agent
+   * action a few).
+   */
+  roleWeights?: { designer: number; agent: number };
+  /**
    * Labeled batches per iteration (one per design job: config.run.designsPerIteration). When > 0 an update trains
    * exactly one iteration, once all its batches are in (one version per iteration, as the coordinator schedules);
    * 0 = size-triggered minibatches (below).
@@ -79,6 +86,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   clipEps: 0.2,
   tisCap: 2,
   epochs: 1,
+  roleWeights: { designer: 1, agent: 1 },
   minibatchTrajectories: 32,
   minibatchTokens: 16_384,
   flushAfterMs: 1_000,
@@ -142,6 +150,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     clipEps: s.number({ gt: 0, lt: 1 }),
     tisCap: s.number({ min: 1 }),
     epochs: intAtLeast(1),
+    roleWeights: s.object({ designer: s.number({ min: 0 }), agent: s.number({ min: 0 }) }, { strict: true }),
     iterationBatches: intAtLeast(0),
     minibatchTrajectories: intAtLeast(1),
     minibatchTokens: intAtLeast(1),

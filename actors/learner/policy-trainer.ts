@@ -1,9 +1,26 @@
 // One learner update on onnxruntime: score the minibatch under the current weights (log π_θ), turn the per-token
 // objective into dJ/dlogπ, run the training graph for parameter gradients (accumulated over micro-batches), and
-// take an AdamW step. Token-mean: every trained token of the minibatch weighs 1/N.
+// take an AdamW step, `epochs` times. A token mean per role, mixed by role weights: a token of role r weighs
+// w_r / (W · N_r), N_r = role r's trained tokens in the minibatch, W = Σ w over the roles present.
 import { AdamW, packBatch, type ModelSession, type ResolvedDecoderConfig } from '../../model/index.js';
+import { UpdateNormError } from './errors.js';
 import { tokenTerm, type ObjectiveOptions } from './objective.js';
-import { rowTokens, type Row } from './rows.js';
+import { ROLES, roleOf, roleTokens, rowTokens, type Role, type Row } from './rows.js';
+
+/** Per role, first epoch. */
+export interface RoleUpdateStats {
+  /** Trained tokens of the role in these rows. */
+  tokens: number;
+  /** The role's token-mean denominator N_r (its trained tokens in the whole minibatch, zero-advantage ones included). */
+  norm: number;
+  /** −(1/N_r)·Σ J over the role's tokens. */
+  loss: number;
+  /**
+   * −mean log π_θ of the sampled tokens: the Monte-Carlo estimate of the policy's per-token entropy on its own
+   * samples (exact in expectation when sampled at temperature 1 by these weights). NaN without tokens.
+   */
+  entropy: number;
+}
 
 export interface UpdateStats {
   rows: number;
@@ -17,6 +34,7 @@ export interface UpdateStats {
   tisFraction: number;
   /** Mean π_θ/π_behav over trained tokens (first epoch). */
   meanRatio: number;
+  byRole: Record<Role, RoleUpdateStats>;
   gradNorm: number;
   lr: number;
   optimizerStep: number;
@@ -26,6 +44,16 @@ export interface UpdateStats {
 export interface PolicyTrainerOptions extends ObjectiveOptions {
   epochs: number;
   microBatchTokens: number;
+  /** Weight of each role's token mean (absent: 1 each). */
+  roleWeights?: Record<Role, number>;
+}
+
+/** The per-token scale of each role: w_r / (W · N_r), 0 for a role without tokens or when every weight present is 0. */
+export function roleScales(norm: Record<Role, number>, weights: Record<Role, number> = { designer: 1, agent: 1 }): Record<Role, number> {
+  const W = ROLES.reduce((a, r) => a + (norm[r] > 0 ? weights[r] : 0), 0);
+  const out = { designer: 0, agent: 0 };
+  for (const r of ROLES) out[r] = norm[r] > 0 && W > 0 ? weights[r] / (W * norm[r]) : 0;
+  return out;
 }
 
 /** Greedy packing of length-sorted rows so that rows × longest ≤ budget (a single longer row goes alone). */
@@ -57,15 +85,18 @@ export class PolicyTrainer {
     return this.session.config;
   }
 
-  /** Optimizer steps (epochs) on one minibatch. */
-  async update(rows: readonly Row[]): Promise<UpdateStats> {
+  /**
+   * Optimizer steps (epochs) on one minibatch. `norm`: each role's token-mean denominator, by default the rows'
+   * own trained tokens; the learner passes the whole minibatch's, zero-advantage trajectories it skipped included.
+   */
+  async update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows)): Promise<UpdateStats> {
     const t0 = performance.now();
     // Per row: log π at the start of the update, the proximal policy of the 'decoupled' objective.
     const proximal = new Map<Row, Float32Array>();
     let first: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> | null = null;
     let gradNorm = 0, lr = 0, step = this.optimizer.step;
     for (let epoch = 0; epoch < this.options.epochs; epoch++) {
-      const g = await this.gradients(rows, proximal);
+      const g = await this.gradients(rows, proximal, norm);
       first ??= g.stats;
       const res = this.optimizer.update(this.weights, g.grads);
       if (epoch === 0) gradNorm = res.gradNorm;
@@ -76,13 +107,20 @@ export class PolicyTrainer {
   }
 
   /**
-   * Gradients of −(1/N)·Σ J over the minibatch's N trained tokens, accumulated over micro-batches. `proximal`
-   * holds each row's log π from the first call (filled when empty), the reference of the 'decoupled' objective.
+   * Gradients of −Σ_r w_r/(W·N_r)·Σ J over the role's tokens (roleScales), accumulated over micro-batches.
+   * `proximal` holds each row's log π from the first call (filled when empty), the reference of the 'decoupled'
+   * objective; `norm` the per-role denominators N_r (default: the rows' own tokens).
    */
-  async gradients(rows: readonly Row[], proximal = new Map<Row, Float32Array>()): Promise<{
+  async gradients(rows: readonly Row[], proximal = new Map<Row, Float32Array>(), norm: Record<Role, number> = roleTokens(rows)): Promise<{
     grads: Map<string, Float32Array>; stats: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'>;
   }> {
     const N = rows.reduce((n, r) => n + rowTokens(r), 0);
+    const own = roleTokens(rows);
+    for (const r of ROLES) {
+      if (!(norm[r] >= own[r])) throw new UpdateNormError(`update norm.${r} must be at least the rows' ${own[r]} ${r} tokens, got ${norm[r]}`, { data: { role: r } });
+    }
+    const scale = roleScales(norm, this.options.roleWeights);
+    const roleLoss = { designer: 0, agent: 0 }, roleNll = { designer: 0, agent: 0 };
     let loss = 0, clipped = 0, truncated = 0, ratioSum = 0;
     let grads: Map<string, Float32Array> | null = null;
     for (const mb of microBatches(rows, this.options.microBatchTokens)) {
@@ -95,6 +133,7 @@ export class PolicyTrainer {
       const { logp } = await this.session.score(packed, this.weights); // (B, T-1)
       mb.forEach((r, b) => {
         const n = rowTokens(r);
+        const role = roleOf(r), c = scale[role];
         let prox = proximal.get(r);
         const fill = prox === undefined;
         if (fill) proximal.set(r, (prox = new Float32Array(n)));
@@ -103,8 +142,10 @@ export class PolicyTrainer {
           const lp = logp[at]!;
           if (fill) prox![j] = lp;
           const term = tokenTerm(lp, r.behaviour[j]!, r.advantage, this.options, prox![j]!);
-          packed.dlogp[at] = -term.grad / N; // minimise −J/N
-          loss -= term.objective / N;
+          packed.dlogp[at] = -term.grad * c; // minimise −Σ c·J
+          loss -= term.objective * c;
+          roleLoss[role] -= term.objective / norm[role];
+          roleNll[role] -= lp;
           clipped += Number(term.clipped);
           truncated += Number(term.truncated);
           ratioSum += term.ratio;
@@ -122,6 +163,10 @@ export class PolicyTrainer {
       stats: {
         rows: rows.length, tokens: N, processedTokens: rows.reduce((n, r) => n + r.tokens.length, 0),
         loss, clipFraction: clipped / N, tisFraction: truncated / N, meanRatio: ratioSum / N,
+        byRole: {
+          designer: { tokens: own.designer, norm: norm.designer, loss: roleLoss.designer, entropy: roleNll.designer / own.designer },
+          agent: { tokens: own.agent, norm: norm.agent, loss: roleLoss.agent, entropy: roleNll.agent / own.agent },
+        },
       },
     };
   }

@@ -6,8 +6,13 @@ import type { Labeled } from '../loop/messages.js';
 import { unpackFloats, unpackInts } from '../loop/packed.js';
 import { SampleShapeError } from './errors.js';
 
+export type Role = 'designer' | 'agent';
+export const ROLES: readonly Role[] = ['designer', 'agent'];
+
 export interface Row {
   trajId: string;
+  /** Whose tokens these are: the loss takes a token mean per role (absent = agent). */
+  role?: Role;
   tokens: number[];
   /** Indices into tokens of the sampled (trained) tokens, ascending, each >= 1 (scored from what precedes it). */
   positions: number[];
@@ -40,7 +45,7 @@ export function trajectoryRows(traj: Labeled, limits: { contextLength: number; v
   const rows: Row[] = [];
   let cur: { tokens: number[]; positions: number[]; behaviour: number[] } | null = null;
   const flush = (): void => {
-    if (cur) rows.push({ trajId: traj.trajId, tokens: cur.tokens, positions: cur.positions, behaviour: Float32Array.from(cur.behaviour), advantage: traj.advantage });
+    if (cur) rows.push({ trajId: traj.trajId, role: traj.role, tokens: cur.tokens, positions: cur.positions, behaviour: Float32Array.from(cur.behaviour), advantage: traj.advantage });
     cur = null;
   };
   traj.samples.forEach((s, i) => {
@@ -74,6 +79,15 @@ export function trajectoryRows(traj: Labeled, limits: { contextLength: number; v
 
 /** Trained (sampled) tokens of a row. */
 export const rowTokens = (r: Row): number => r.positions.length;
+
+export const roleOf = (r: Row): Role => r.role ?? 'agent';
+
+/** Trained tokens per role of some rows: the default denominators of the per-role token means. */
+export function roleTokens(rows: readonly Row[]): Record<Role, number> {
+  const n: Record<Role, number> = { designer: 0, agent: 0 };
+  for (const r of rows) n[roleOf(r)] += rowTokens(r);
+  return n;
+}
 
 // msgpack hands bytes back as Node Buffers, whose slice() is a view into a shared pool: copy through
 // Uint8Array.prototype.slice so the typed array owns exactly these bytes (actors/loop/packed.ts's unpack* trip on this).

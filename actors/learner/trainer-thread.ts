@@ -5,7 +5,7 @@
 import type { AdamWState } from '../../model/index.js';
 import { LearnerError } from './errors.js';
 import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
-import type { Row } from './rows.js';
+import type { Role, Row } from './rows.js';
 import type { TrainerCalls, TrainerMeta, TrainerWorkerData } from './trainer-worker.js';
 import type { PlainError } from '../../runtime/plain-error.js';
 import { WorkerRpc, type RpcFailure } from '../../runtime/worker-rpc.js';
@@ -20,7 +20,8 @@ export interface TrainerHandle {
   readonly where: 'thread' | 'main';
   /** Optimizer steps taken so far. */
   readonly step: number;
-  update(rows: readonly Row[]): Promise<UpdateStats>;
+  /** `norm`: per-role token-mean denominators (PolicyTrainer.update); default the rows' own tokens. */
+  update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats>;
   /** The current weights (a copy when on a thread; do not modify). */
   weights(): Promise<Map<string, Float32Array>>;
   /** Weights and optimizer state for a checkpoint. */
@@ -46,8 +47,8 @@ export class LocalTrainer implements TrainerHandle {
     return this.trainer.optimizer.step;
   }
 
-  update(rows: readonly Row[]): Promise<UpdateStats> {
-    return this.trainer.update(rows);
+  update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats> {
+    return this.trainer.update(rows, norm);
   }
 
   async weights(): Promise<Map<string, Float32Array>> {
@@ -97,8 +98,8 @@ export class ThreadTrainer implements TrainerHandle {
     return this.step_;
   }
 
-  update(rows: readonly Row[]): Promise<UpdateStats> {
-    return this.rpc.request('update', rows as Row[]);
+  update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats> {
+    return this.rpc.request('update', { rows: rows as Row[], ...(norm ? { norm } : {}) });
   }
 
   weights(): Promise<Map<string, Float32Array>> {

@@ -5,7 +5,7 @@
 import { workerData } from 'node:worker_threads';
 import { AdamW, ModelSession, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
 import { PolicyTrainer, type PolicyTrainerOptions, type UpdateStats } from './policy-trainer.js';
-import type { Row } from './rows.js';
+import type { Role, Row } from './rows.js';
 import { serveRpc, Transfer } from '../../runtime/worker-rpc-serve.js';
 
 export interface TrainerWorkerData {
@@ -18,7 +18,7 @@ export interface TrainerWorkerData {
 }
 
 export type TrainerCalls = {
-  update: { body: Row[]; value: UpdateStats };
+  update: { body: { rows: Row[]; norm?: Record<Role, number> }; value: UpdateStats };
   weights: { body: null; value: Map<string, Float32Array> };
   state: { body: null; value: { weights: Map<string, Float32Array>; optimizer: AdamWState } };
   close: { body: null; value: null };
@@ -52,7 +52,7 @@ await serveRpc<TrainerCalls, PolicyTrainer>({
   // One request at a time, in arrival order: an update must never interleave with a weights copy.
   order: 'one-at-a-time',
   calls: {
-    update: (trainer, rows) => trainer.update(rows),
+    update: (trainer, { rows, norm }) => trainer.update(rows, norm),
     weights: (trainer) => copyOut(trainer.weights),
     state: (trainer) => {
       const w = copyOut(trainer.weights);

@@ -15,7 +15,7 @@ export const SAMPLE = s.object({
   promptTokens: s.bytes(),
   /** Int32 ids of the sampled tokens. */
   tokens: s.bytes(),
-  /** Float32 behaviour log π(token) at temperature 1, one per sampled token. */
+  /** Float32 behaviour log π(token) under the distribution it was drawn from (temperature, top-p), one per sampled token. */
   logprobs: s.bytes(),
   /** Int32 policy version that sampled each token. */
   versions: s.bytes(),

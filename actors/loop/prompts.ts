@@ -4,7 +4,12 @@
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
 import type { Tokenizer } from '../../model/index.js';
 
-/** The environment contract, compact enough to sit in every designer prompt. */
+/**
+ * The environment contract, compact enough to sit in every designer prompt. It keeps the v1 wording the shipped
+ * base checkpoint was warm-started on (a changed brief is a prompt the model never saw, and 20 more tokens in every
+ * designer prompt); v2's per-instance hint (`reset` returning `{ observation, hint }`) reaches the designer through
+ * the modules it is shown and trained on, and the full contract is docs/environments.md's prompt version.
+ */
 export const CONTRACT_BRIEF =
   'Write one ES module, no imports. export const spec = {name, description, hint, maxTurns}; ' +
   'export default class with reset(seed) -> {observation} and step(action) -> {observation, reward, terminated}; ' +
@@ -17,6 +22,8 @@ export interface MemoryLine {
   regret: number;
   returnHint: number;
   returnNoHint: number;
+  /** False: the evaluator has not scored it yet, and the line says "unevaluated" instead of stats of 0 (default true). */
+  evaluated?: boolean;
 }
 
 export interface DesignerPromptInput {
@@ -33,7 +40,7 @@ export interface AgentTurn {
 
 export interface AgentPromptInput {
   description: string;
-  /** Present only in hinted episodes. */
+  /** Present only in hinted episodes: the instance's hint from reset (contract v2), else spec.hint. */
   hint?: string;
   history: AgentTurn[];
   observation: string;
@@ -45,7 +52,9 @@ export const DEFAULT_DOC_CHARS = 600;
 
 export function memoryText(m: MemoryLine): string {
   const d = m.description.length > 120 ? `${m.description.slice(0, 117)}...` : m.description;
-  return `${m.name} (${m.family}) regret ${m.regret.toFixed(2)} hint ${m.returnHint.toFixed(2)} nohint ${m.returnNoHint.toFixed(2)}: ${d}`;
+  // Zeros would read as measured: an entry not yet evaluated says so.
+  const stats = m.evaluated === false ? 'unevaluated' : `regret ${m.regret.toFixed(2)} hint ${m.returnHint.toFixed(2)} nohint ${m.returnNoHint.toFixed(2)}`;
+  return `${m.name} (${m.family}) ${stats}: ${d}`;
 }
 
 export function designerPrompt(tok: Tokenizer, input: DesignerPromptInput): number[] {

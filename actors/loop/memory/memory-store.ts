@@ -81,9 +81,22 @@ export class MemoryStore implements MemoryView {
     return entry ? { entry, revision: e.revision } : null;
   }
 
-  /** Writes a new environment unless one with its envId exists (a retried job keeps the first); returns whether it wrote. */
+  /** The designed environment in the local view with this code hash, if any (library entries are not counted). */
+  byCodeHash(codeHash: string): MemoryEntry | undefined {
+    for (const e of this.cache.values()) if (e.codeHash === codeHash && e.source === 'designer') return e;
+    return undefined;
+  }
+
+  /**
+   * Writes a new environment unless one with its envId exists (a retried job keeps the first) or, for a designed
+   * one, the view already holds a designed environment with the same code hash (the memory is deduplicated by
+   * code); returns whether it wrote.
+   */
   async add(entry: MemoryEntry): Promise<boolean> {
     const key = memoryKey(entry.envId);
+    // Designed environments only: the fixed-environment baseline plays library modules again on purpose.
+    const same = entry.source === 'designer' ? this.byCodeHash(entry.codeHash) : undefined;
+    if (same && same.envId !== entry.envId) return false;
     try {
       await this.kv.create(key, encode(MemoryEntryRecord, entry));
       this.cache.set(key, entry);
@@ -91,6 +104,17 @@ export class MemoryStore implements MemoryView {
     } catch (err) {
       if (isWrongLastSequence(err)) return false;
       throw new MemoryError(`cannot add memory entry ${entry.envId}: ${(err as Error).message}`, { envId: entry.envId }, err);
+    }
+  }
+
+  /** Deletes an environment's entry (the evaluator's, for copies); absent is fine. */
+  async remove(envId: string): Promise<void> {
+    const key = memoryKey(envId);
+    try {
+      await this.kv.delete(key);
+      this.cache.delete(key);
+    } catch (err) {
+      throw new MemoryError(`cannot remove memory entry ${envId}: ${(err as Error).message}`, { envId }, err);
     }
   }
 
@@ -120,11 +144,21 @@ export class MemoryStore implements MemoryView {
 
   /**
    * The evaluator's write: folds stats into the entry. When the designer's entry is not there yet (the evaluator
-   * may run first), `fallback` creates it, so an evaluation is never lost.
+   * may run first), `fallback` creates it, so an evaluation is never lost — unless another entry holds the same code
+   * hash (the designer skipped a duplicate), when nothing is written.
    */
   async recordEvaluation(envId: string, stats: MemoryStats, fallback?: MemoryEntry): Promise<MemoryEntry | null> {
+    let fb = fallback;
+    if (fb && fb.source === 'designer' && (await this.get(envId)) === null) {
+      // Absent: the designer's write has not landed, or it was skipped because the code is already in the memory
+      // under another envId. Only the first may create it (the memory stays deduplicated by code hash); this path
+      // is rare, so it pays for an exact reload.
+      await this.sync();
+      const same = this.byCodeHash(fb.codeHash);
+      if (same && same.envId !== envId) fb = undefined;
+    }
     return this.update(envId, (cur) => {
-      const base = cur ?? fallback ?? null;
+      const base = cur ?? fb ?? null;
       return base ? withEvaluation(base, stats) : null;
     });
   }

@@ -140,8 +140,10 @@ export class PolicyService implements Policy {
     });
     this.stats_.samples++;
     this.stats_.tokens += out.tokens.length;
+    // The behaviour log-probs are those of the distribution each token was drawn from (after temperature and
+    // top-p), so the learner's importance ratio π_θ/π_behav is exact whatever the sampling settings.
     return {
-      promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.logprobs), versions: packInts(out.versions),
+      promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.sampleLogprobs), versions: packInts(out.versions),
       text: out.text, finishReason: out.finishReason,
     };
   }

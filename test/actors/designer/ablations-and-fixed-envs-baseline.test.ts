@@ -28,7 +28,7 @@ t.test('ablations and the fixed-environment baseline', async (t) => {
   t.ok((fit.outputs[0]!.body as { parents: string[] }).parents.length < 2, 'parents are only the entries shown');
 
   const library = loadLibraryEnvs();
-  t.equal(library.length, 30);
+  t.equal(library.length, 35);
   const mem = memory([]);
   const fixed = { policy: scripted('unused'), sandbox: pool, corpus: null, memory: mem, library, options: tinyLoop({ ablations: { fixedEnvs: true } }) };
   const a = await design({ jobId: 'f1', iteration: 0, seed: 42 }, fixed);

@@ -32,7 +32,7 @@ t.test('trajectory group and rejection in, labeled batches, memory stats and bas
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
   const host = new ActorHost({ conn, config, hostId: 'eval', log: () => undefined });
-  await host.start([(env) => createEvaluatorActor(env, { tau: 0.5 })], ['evaluator']);
+  await host.start([(env) => createEvaluatorActor(env, { tau: 0.5, designerReward: 'regret' })], ['evaluator']);
   t.teardown(() => host.stop());
 
   const g = group('env-a', [1, 1, 0.5, 1], [0, 0.25, 0.5, 0]);

@@ -5,7 +5,7 @@ import { scoreEpisodes } from '../../../actors/evaluator/score.js';
 import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
 import { group } from './fixtures.js';
 
-const o = validateEvaluatorOptions();
+const o = validateEvaluatorOptions({ designerReward: 'regret' }); // the original rule; the shaped one has its own tests
 
 t.test('a labeled batch carries the designer sample and each training episode with its advantage', async (t) => {
   const g = group('e7', [1, 1], [1, 0]);

@@ -5,7 +5,7 @@ import { scoreEpisodes } from '../../../actors/evaluator/score.js';
 import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
 import { group } from './fixtures.js';
 
-const o = validateEvaluatorOptions();
+const o = validateEvaluatorOptions({ designerReward: 'regret' }); // the original rule; the shaped one has its own tests
 
 t.test('regret is hinted mean minus unhinted mean; feasible when the hinted mean reaches tau', async (t) => {
   const g = group('e1', [1, 0.5, 1, 0.5], [0, 0.5, 0, 0.25]);

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { selectMinibatch, type Buffered, type MinibatchOptions } from '../../../actors/learner/minibatch.js';
 
-const item = (trajId: string, iteration: number, tokens = 10): Buffered => ({ trajId, rows: [], tokens, minVersion: 0, advantage: 1, iteration });
+const item = (trajId: string, iteration: number, tokens = 10): Buffered => ({ trajId, role: 'agent', rows: [], tokens, minVersion: 0, advantage: 1, iteration });
 const ids = (s: ReturnType<typeof selectMinibatch>) => ('take' in s ? s.take.map((b) => b.trajId) : `wait ${s.waitMs}`);
 const size: MinibatchOptions = { minibatchTrajectories: 3, minibatchTokens: 100, flushAfterMs: 1000, iterationBatches: 0 };
 const iter: MinibatchOptions = { ...size, iterationBatches: 2 };

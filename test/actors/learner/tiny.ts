@@ -94,4 +94,7 @@ export function logicOptions(extra: Partial<LearnerLogicOptions> = {}): LearnerL
 }
 
 /** The report of an update the logic is told about (what a trainer would return). */
-export const TRAINED: UpdateStats = { rows: 2, tokens: 4, processedTokens: 10, loss: 0.5, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 1, lr: 1e-3, optimizerStep: 1, computeMs: 3 };
+export const TRAINED: UpdateStats = {
+  rows: 2, tokens: 4, processedTokens: 10, loss: 0.5, clipFraction: 0, tisFraction: 0, meanRatio: 1, gradNorm: 1, lr: 1e-3, optimizerStep: 1, computeMs: 3,
+  byRole: { designer: { tokens: 0, norm: 0, loss: 0, entropy: NaN }, agent: { tokens: 4, norm: 4, loss: 0.5, entropy: 2 } },
+};

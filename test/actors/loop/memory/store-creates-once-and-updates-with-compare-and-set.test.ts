@@ -26,7 +26,7 @@ t.test('add, concurrent updates, watch', async (t) => {
   t.equal(after.evaluated, true);
 
   t.equal(await a.recordEvaluation('env-nobody', { regret: 0.1, returnHint: 0.2, returnNoHint: 0.1 }), null, 'no entry, no fallback: nothing written');
-  const made = await a.recordEvaluation('env-late', { regret: 0.3, returnHint: 0.5, returnNoHint: 0.2 }, { ...e, envId: 'env-late' });
+  const made = await a.recordEvaluation('env-late', { regret: 0.3, returnHint: 0.5, returnNoHint: 0.2 }, { ...e, envId: 'env-late', codeHash: 'def' }) // other code: a duplicate of 'abc' would not be created;
   t.equal(made!.evaluations, 1, 'the evaluator creates an entry the designer has not written yet');
 
   const synced = await b.sync();
