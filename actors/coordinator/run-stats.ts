@@ -13,6 +13,33 @@ export interface IterationStats {
   returnHintSum: number;
   returnNoHintSum: number;
   evaluated: number;
+  /** Evaluated environments whose hinted return reached τ, and their regret. */
+  feasible: number;
+  feasibleRegretSum: number;
+  designerRewardSum: number;
+  /** Accepted environments scored by the novelty index, and the novel ones among them. */
+  scored: number;
+  novel: number;
+  /** Policy tokens sampled in this iteration's labeled batches. */
+  sampledTokens: number;
+}
+
+/** Policy-token compute of the run: tokens sampled per role (counted in the labeled batches, every sample of both
+ *  roles) and tokens trained (the learner's per-update count). */
+export interface TokenCounts {
+  sampledDesigner: number;
+  sampledAgent: number;
+  trained: number;
+  /** Learner updates whose token count arrived. */
+  trainedUpdates: number;
+}
+
+export interface NoveltyCounts {
+  scored: number;
+  novel: number;
+  libraryCopies: number;
+  librarySimilaritySum: number;
+  acceptedSimilaritySum: number;
 }
 
 export interface RunStats {
@@ -29,6 +56,11 @@ export interface RunStats {
   regretSum: number;
   returnHintSum: number;
   returnNoHintSum: number;
+  feasible: number;
+  feasibleRegretSum: number;
+  designerRewardSum: number;
+  tokens: TokenCounts;
+  novelty: NoveltyCounts;
   policyVersion: number;
   /** From learner metrics when present. */
   learner: { updates: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
@@ -50,6 +82,11 @@ export function emptyStats(now: number): RunStats {
     regretSum: 0,
     returnHintSum: 0,
     returnNoHintSum: 0,
+    feasible: 0,
+    feasibleRegretSum: 0,
+    designerRewardSum: 0,
+    tokens: { sampledDesigner: 0, sampledAgent: 0, trained: 0, trainedUpdates: 0 },
+    novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
     learner: { updates: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
@@ -59,7 +96,10 @@ export function emptyStats(now: number): RunStats {
 function iter(s: RunStats, i: number): IterationStats {
   let it = s.perIteration.get(i);
   if (!it) {
-    it = { iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0 };
+    it = {
+      iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
+      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, sampledTokens: 0,
+    };
     s.perIteration.set(i, it);
   }
   return it;
@@ -88,7 +128,32 @@ export interface LabeledSummary {
   regret?: number;
   returnHint?: number;
   returnNoHint?: number;
+  feasible?: boolean;
+  designerReward?: number;
   trajectories: number;
+  /** Tokens sampled by each role in this batch's samples. */
+  sampledDesigner?: number;
+  sampledAgent?: number;
+}
+
+/** The novelty of one accepted environment (eval/novelty.ts NoveltyReport, the fields the stats use). */
+export interface NoveltyScore {
+  novel: boolean;
+  libraryCopyOf: string | null;
+  maxLibrarySimilarity: number;
+  maxAcceptedSimilarity: number;
+}
+
+export function onNovelty(s: RunStats, iteration: number, r: NoveltyScore): void {
+  const n = s.novelty;
+  n.scored++;
+  if (r.novel) n.novel++;
+  if (r.libraryCopyOf !== null) n.libraryCopies++;
+  n.librarySimilaritySum += r.maxLibrarySimilarity;
+  n.acceptedSimilaritySum += r.maxAcceptedSimilarity;
+  const it = iter(s, iteration);
+  it.scored++;
+  if (r.novel) it.novel++;
 }
 
 /** Returns true when this batch completed its iteration (all its design jobs labeled). */
@@ -97,6 +162,18 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   s.trajectories += b.trajectories;
   const it = iter(s, b.iteration);
   it.labeled++;
+  const sampled = (b.sampledDesigner ?? 0) + (b.sampledAgent ?? 0);
+  s.tokens.sampledDesigner += b.sampledDesigner ?? 0;
+  s.tokens.sampledAgent += b.sampledAgent ?? 0;
+  it.sampledTokens += sampled;
+  s.designerRewardSum += b.designerReward ?? 0;
+  it.designerRewardSum += b.designerReward ?? 0;
+  if (b.accepted && b.regret !== undefined && b.feasible === true) {
+    s.feasible++;
+    it.feasible++;
+    s.feasibleRegretSum += b.regret;
+    it.feasibleRegretSum += b.regret;
+  }
   if (b.accepted && b.regret !== undefined) {
     s.evaluated++;
     it.evaluated++;
@@ -117,7 +194,11 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
 export function onMetric(s: RunStats, m: MetricBody): void {
   if (m.role !== 'learner') return;
   const l = s.learner;
-  if (m.name === 'updates') l.updates = m.value;
+  // Each update's own count (the coordinator reads the metrics stream from its start, so a resumed run counts again).
+  if (m.name === 'tokens') {
+    s.tokens.trained += m.value;
+    s.tokens.trainedUpdates++;
+  } else if (m.name === 'updates') l.updates = m.value;
   // The learner reports each update's mean; the run's is the mean over updates.
   else if (m.name === 'staleness.mean') l.stalenessMean += (m.value - l.stalenessMean) / ++l.stalenessSamples;
   else if (m.name === 'staleness.max') l.stalenessMax = Math.max(l.stalenessMax, m.value);
@@ -128,6 +209,24 @@ export function onMetric(s: RunStats, m: MetricBody): void {
 }
 
 const mean = (sum: number, n: number) => (n > 0 ? sum / n : NaN);
+
+/** Policy tokens spent so far: sampled by both roles plus trained. */
+export function spentTokens(s: RunStats): number {
+  return s.tokens.sampledDesigner + s.tokens.sampledAgent + s.tokens.trained;
+}
+
+/** The figures of one iteration, for its metrics.jsonl line. */
+export function iterationSummary(s: RunStats, i: number) {
+  const it = iter(s, i);
+  return {
+    index: i, proposed: it.proposed, accepted: it.accepted, rejected: it.rejected,
+    acceptance: mean(it.accepted, it.proposed),
+    meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
+    meanDesignerReward: mean(it.designerRewardSum, it.labeled),
+    meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
+    novelFraction: mean(it.novel, it.scored), sampledTokens: it.sampledTokens,
+  };
+}
 
 /** One flat summary record (a line of metrics.jsonl, the final JSON of a run). */
 export function summary(s: RunStats, now: number) {
@@ -141,11 +240,22 @@ export function summary(s: RunStats, now: number) {
     accepted: s.accepted,
     rejected: s.rejected,
     rejectedByStage: s.rejectedByStage,
-    meanRegret: mean(s.regretSum, s.evaluated),
+    // Regret means something only where the hinted agent can solve the environment: the headline is the feasible mean.
+    meanRegret: mean(s.feasibleRegretSum, s.feasible),
+    meanRegretAll: mean(s.regretSum, s.evaluated),
+    feasible: s.feasible,
+    evaluated: s.evaluated,
+    acceptance: mean(s.accepted, s.proposed),
+    meanDesignerReward: mean(s.designerRewardSum, s.labeledBatches),
     meanReturnHint: mean(s.returnHintSum, s.evaluated),
     meanReturnNoHint: mean(s.returnNoHintSum, s.evaluated),
     policyVersion: s.policyVersion,
     learner: s.learner,
+    tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s) },
+    novelty: {
+      scored: s.novelty.scored, novel: s.novelty.novel, libraryCopies: s.novelty.libraryCopies, novelFraction: mean(s.novelty.novel, s.novelty.scored),
+      meanLibrarySimilarity: mean(s.novelty.librarySimilaritySum, s.novelty.scored), meanAcceptedSimilarity: mean(s.novelty.acceptedSimilaritySum, s.novelty.scored),
+    },
     trajectories: s.trajectories,
     trajectoriesPerSec: s.trajectories / secs,
   };

@@ -1,0 +1,55 @@
+// The policy-token budget of a run, pure: how many more iterations may be issued so that the run ends as near its
+// budget as whole iterations allow, and which learning-curve points the tokens spent so far have reached.
+//
+// Compute is counted in policy tokens: every token either role sampled (in the labeled batches) plus every token the
+// learner trained on. An iteration is the unit of issue, so a run cannot stop mid-iteration; the coordinator issues
+// iteration n only while the projection (tokens spent + the ones still owed by iterations in flight, at the mean cost
+// of a finished iteration) stays within half an iteration's cost of the budget, so arms of an experiment end within
+// half an iteration of the same total, whatever an iteration of theirs costs.
+import { spentTokens, type RunStats } from './run-stats.js';
+
+export interface BudgetLimits {
+  /** Policy tokens (sampled + trained) the run may spend; Infinity = unbounded. */
+  budgetTokens?: number;
+  /** Learning-curve points: snapshots of the learner's checkpoint at budget fractions 1/n .. (n−1)/n; 0 = none. */
+  curvePoints?: number;
+}
+
+const budgetOf = (o: BudgetLimits): number => o.budgetTokens ?? Infinity;
+
+/** The mean cost of one finished iteration, sampled and trained (null before one has finished). */
+export function iterationCost(s: RunStats): { sampled: number; trained: number } | null {
+  const done = s.iterationsDone;
+  if (done === 0) return null;
+  const sampled = (s.tokens.sampledDesigner + s.tokens.sampledAgent) / done;
+  // The learner makes one update per iteration (iteration-aligned mode); until one is counted, assume it trains
+  // what was sampled (an upper bound: zero-advantage trajectories are skipped).
+  const trained = s.tokens.trainedUpdates > 0 ? s.tokens.trained / s.tokens.trainedUpdates : sampled;
+  return { sampled, trained };
+}
+
+/** How many iterations past `nextIteration` the budget lets the coordinator issue now (Infinity without a budget). */
+export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits): number {
+  const budget = budgetOf(o);
+  if (!Number.isFinite(budget)) return Infinity;
+  const spent = spentTokens(s);
+  if (spent >= budget) return 0;
+  const inFlight = Math.max(0, nextIteration - s.iterationsDone);
+  const cost = iterationCost(s);
+  // Nothing to estimate from yet: one iteration at a time until the first is done.
+  if (cost === null) return inFlight === 0 ? 1 : 0;
+  const perIteration = cost.sampled + cost.trained;
+  if (perIteration <= 0) return 1;
+  const owed = Math.max(0, s.iterationsDone - s.tokens.trainedUpdates) * cost.trained;
+  const fits = Math.floor((budget + perIteration / 2 - spent - owed) / perIteration);
+  return Math.max(0, fits - inFlight);
+}
+
+/** Curve points (1 .. curvePoints − 1) reached by `spent` and not yet taken; the last point is the final checkpoint. */
+export function curveDue(spent: number, o: BudgetLimits, taken: ReadonlySet<number>): number[] {
+  const budget = budgetOf(o), n = o.curvePoints ?? 0;
+  if (!Number.isFinite(budget) || n < 2) return [];
+  const due: number[] = [];
+  for (let j = 1; j < n; j++) if (!taken.has(j) && spent >= (j / n) * budget) due.push(j);
+  return due;
+}
