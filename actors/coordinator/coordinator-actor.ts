@@ -12,7 +12,7 @@ import { decode, decodeAny, encode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
-import { emptyStats, type RunStats } from './run-stats.js';
+import { emptyStats, spentTokens, type RunStats } from './run-stats.js';
 import { ViewWriter } from './run-view.js';
 
 export interface CoordinatorOptions {
@@ -86,21 +86,41 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
     }
   }
 
-  /** Copies the learner's latest checkpoint (its model/ directory: what `spade eval` loads) to the curve point's directory. */
+  /**
+   * A curve point is due: copy the first learner checkpoint taken at or after the update that crossed its budget
+   * fraction (its model/ directory: what `spade eval` loads) to the point's directory. Checkpoints come every
+   * `checkpointEvery` updates, so the point waits for the next one; one never taken (the run ended first) is dropped,
+   * the final checkpoint standing for it.
+   */
+  const pendingSnapshots: Array<Extract<CoordinatorEffect, { type: 'snapshot' }> & { afterUpdate: number }> = [];
   function snapshot(f: Extract<CoordinatorEffect, { type: 'snapshot' }>): void {
-    const dest = curveDir(opts.runDir, f.point, f.of);
-    if (existsSync(dest)) return; // taken before a resume
+    pendingSnapshots.push({ ...f, afterUpdate: state.stats.tokens.trainedUpdates });
+    takeSnapshots();
+  }
+  function takeSnapshots(): void {
+    if (pendingSnapshots.length === 0) return;
+    let latest: string;
     try {
-      const latest = readFileSync(join(learnerDir, 'LATEST'), 'utf8').trim();
-      const tmp = `${dest}.tmp`;
-      rmSync(tmp, { recursive: true, force: true });
-      mkdirSync(join(opts.runDir, 'curve'), { recursive: true });
-      cpSync(join(learnerDir, latest, 'model'), tmp, { recursive: true });
-      renameSync(tmp, dest);
-      appendFileSync(join(opts.runDir, 'metrics.jsonl'), `${JSON.stringify({ event: 'curve', ts: Date.now(), point: f.point, of: f.of, tokens: f.tokens, checkpoint: latest, dir: dest })}\n`);
-    } catch (err) {
-      // The learner may have replaced LATEST mid-copy; the curve loses a point, the run goes on.
-      env.log(`learning-curve snapshot ${f.point}/${f.of} failed: ${(err as Error).message}`);
+      latest = readFileSync(join(learnerDir, 'LATEST'), 'utf8').trim();
+    } catch {
+      return; // no checkpoint yet
+    }
+    const update = Number(/(\d+)$/.exec(latest)?.[1] ?? -1);
+    while (pendingSnapshots.length > 0 && update >= pendingSnapshots[0]!.afterUpdate) {
+      const f = pendingSnapshots.shift()!;
+      const dest = curveDir(opts.runDir, f.point, f.of);
+      if (existsSync(dest)) continue; // taken before a resume
+      try {
+        const tmp = `${dest}.tmp`;
+        rmSync(tmp, { recursive: true, force: true });
+        mkdirSync(join(opts.runDir, 'curve'), { recursive: true });
+        cpSync(join(learnerDir, latest, 'model'), tmp, { recursive: true });
+        renameSync(tmp, dest);
+        appendFileSync(join(opts.runDir, 'metrics.jsonl'), `${JSON.stringify({ event: 'curve', ts: Date.now(), point: f.point, of: f.of, fraction: f.point / f.of, tokens: spentTokens(state.stats), checkpoint: latest, update })}\n`);
+      } catch (err) {
+        // The learner may have replaced the checkpoint mid-copy; the curve loses a point, the run goes on.
+        env.log(`learning-curve snapshot ${f.point}/${f.of} failed: ${(err as Error).message}`);
+      }
     }
   }
 
@@ -158,6 +178,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
             return;
           }
           if (d.type === Metric.type) dispatch({ type: 'metric', body: d.body as never });
+          takeSnapshots();
         },
       },
     ],
