@@ -37,6 +37,8 @@ export interface ExperimentConfig {
   /** Config overrides every arm run gets (`--set PATH=VALUE`), before the arm's own. */
   set: Record<string, unknown>;
   eval: ExperimentEvalOptions;
+  /** Keep each finished run's nats/ store (default false: it is deleted once the run's figures are read). */
+  keepStores?: boolean;
 }
 
 // Smoke: iterations cheap in tokens, so both arms end within a few percent of the budget in a minute or two. The
@@ -45,7 +47,7 @@ export interface ExperimentConfig {
 const SMOKE_LOOP = {
   'run.designsPerIteration': 2,
   'run.maxStaleness': 1,
-  'loop.k': 2,
+  'loop.k': 4,
   'loop.agent.maxTurns': 4,
   'loop.agent.maxTokens': 16,
   'loop.designer.maxTokens': 160,
@@ -83,7 +85,7 @@ const str = (path: string, v: unknown): string => {
 export function resolveExperimentConfig(base: string, over: ExperimentConfigInput = {}): ExperimentConfig {
   const preset = PRESETS[base];
   if (!preset) throw new OptionsError('preset', `one of ${Object.keys(PRESETS).join(', ')}`, base);
-  const known = new Set(['preset', 'budgetTokens', 'arms', 'seeds', 'baseCheckpoint', 'curvePoints', 'set', 'eval']);
+  const known = new Set(['preset', 'budgetTokens', 'arms', 'seeds', 'baseCheckpoint', 'curvePoints', 'set', 'eval', 'keepStores']);
   for (const k of Object.keys(over)) if (!known.has(k)) throw new OptionsError(`experiment.${k}`, `one of ${[...known].join(', ')}`, k);
   const evalKeys = new Set(Object.keys(preset.eval));
   for (const k of Object.keys(over.eval ?? {})) if (!evalKeys.has(k)) throw new OptionsError(`experiment.eval.${k}`, `one of ${[...evalKeys].join(', ')}`, k);
@@ -102,6 +104,7 @@ export function resolveExperimentConfig(base: string, over: ExperimentConfigInpu
   if (typeof c.set !== 'object' || c.set === null || Array.isArray(c.set)) throw new OptionsError('experiment.set', 'an object of config path → value', c.set);
   for (const k of ['run.budgetTokens', 'run.curvePoints', 'run.dir', 'run.seed', 'loop.policy.checkpoint'])
     if (k in c.set) throw new OptionsError(`experiment.set.${k}`, 'left to the experiment (it sets it per arm run)', c.set[k]);
+  if (c.keepStores !== undefined && typeof c.keepStores !== 'boolean') throw new OptionsError('experiment.keepStores', 'true or false', c.keepStores);
   str('experiment.eval.suite', c.eval.suite);
   if (!Array.isArray(c.eval.files) || c.eval.files.some((f) => typeof f !== 'string')) throw new OptionsError('experiment.eval.files', 'a list of module paths', c.eval.files);
   posInt('experiment.eval.seeds', c.eval.seeds);

@@ -7,7 +7,7 @@
 //   - neither: a fresh run.
 // Wall-clock is the sum over its attempts (`attempts.jsonl`).
 import { spawn } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoPath } from '../runtime/paths.js';
 import { ARMS, armRunName, type ArmName } from './arms.js';
@@ -121,5 +121,8 @@ export async function runArm(c: ExperimentConfig, arm: ArmName, seed: number, ou
     throw new ArmRunError(`arm ${arm} seed ${seed}: the run stopped before its budget was spent (interrupted); run the experiment again to resume it`, arm, seed, runDir, logFile);
   const record: ArmRecord = { arm, seed, runDir, finalCheckpoint: finalCheckpointOf(runDir), ...wallOf(runDir) };
   writeFileSync(join(runDir, 'arm.json'), `${JSON.stringify(record, null, 2)}\n`);
+  // A finished run is never resumed, and its embedded server's store (every published weight version) is the bulk of
+  // its directory (gigabytes over a few hundred versions): the figures are in metrics.jsonl and the checkpoints.
+  if (!c.keepStores) rmSync(join(runDir, 'nats'), { recursive: true, force: true });
   return record;
 }
