@@ -12,7 +12,7 @@ const attempts = (dir: string) => readFileSync(join(dir, 'attempts.jsonl'), 'utf
 
 t.test('an interrupted experiment skips finished arms and resumes the interrupted one', { timeout: 600_000 }, async (t) => {
   const out = join(tempDir(t, 'spade-exp-resume-'), 'exp');
-  const config = resolveExperimentConfig('smoke', { budgetTokens: 2500, eval: { files: ['games/walk-line.js'], seeds: 1 } });
+  const config = resolveExperimentConfig('smoke', { budgetTokens: 1200, eval: { files: ['games/walk-line.js'], seeds: 1 } });
   // First pass: stop the fixed-envs run (SIGTERM: it drains) once it has finished an iteration.
   let interrupted = false;
   const first = runExperiment(config, {
@@ -45,5 +45,5 @@ t.test('an interrupted experiment skips finished arms and resumes the interrupte
   t.same(attempts(join(out, 'spade-s1')).map((a) => a.resumed), [false], 'spade ran once');
   t.same(attempts(join(out, 'fixed-envs-s1')).map((a) => a.resumed), [false, true], 'fixed-envs: the interrupted attempt, then its resume');
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { accounting: { totals: Record<string, number> } };
-  t.ok(results.accounting.totals['fixed-envs-s1']! >= 2500 * 0.9, 'the resumed run spent its whole budget across both attempts');
+  t.ok(results.accounting.totals['fixed-envs-s1']! >= 1200 * 0.9, 'the resumed run spent its whole budget across both attempts');
 });
