@@ -1,6 +1,6 @@
 // Held-out evaluation of an experiment's checkpoints with `spade eval`'s code (eval/run-eval.ts): the base checkpoint
-// once, and for each arm run its learning-curve snapshots and final checkpoint in one call (the same seeds for every
-// checkpoint, so every comparison is seed-paired). Each result is cached as JSON beside what it measured, so a
+// once, and for each arm run its final checkpoint (both arms of the hint) and its learning-curve snapshots (no hint),
+// all on the same seeds, so every comparison is seed-paired. Each result is cached as JSON beside what it measured, so a
 // resumed experiment does not play it again.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

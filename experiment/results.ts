@@ -24,7 +24,10 @@ export interface RunInput {
   wallSec: number;
   metrics: RunMetrics;
   curve: CurveCheckpoint[];
+  /** The final checkpoint's evaluation. */
   eval: CachedEval;
+  /** The intermediate curve points' (no hint); null without any. */
+  curveEval?: CachedEval | null;
 }
 
 export interface RunResult {
@@ -61,7 +64,7 @@ export interface ArmResult {
 export interface ExperimentResults {
   experiment: { preset: string; budgetTokens: number; arms: ArmName[]; seeds: Record<string, number>; baseCheckpoint: string; curvePoints: number; set: Record<string, unknown>; eval: ExperimentConfig['eval'] };
   /** Every final checkpoint's eval result (and the base's), one report per arm run as `spade eval --json` writes it. */
-  eval: { base: EvalReport; runs: Record<string, EvalReport> };
+  eval: { base: EvalReport; runs: Record<string, EvalReport>; curves: Record<string, EvalReport> };
   base: CheckpointResult;
   arms: Partial<Record<ArmName, ArmResult>>;
   accounting: { totals: Record<string, number>; spread: number; maxOverMin: number; within5Percent: boolean };
@@ -111,7 +114,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
         seed: r.seed, runDir: r.runDir, finalCheckpoint: r.finalCheckpoint, tokens: r.metrics.tokens, wallSec: r.wallSec, iterationsDone: r.metrics.iterationsDone,
         heldout: held([finalNo(r)], c.eval.hint ? [finalHint(r)!] : [], resamples),
         curve: r.curve.map((p) => {
-          const pr = r.eval.report.results.find((x) => x.checkpoint === p.checkpoint);
+          const pr = [...r.eval.report.results, ...(r.curveEval?.report.results ?? [])].find((x) => x.checkpoint === p.checkpoint);
           return { fraction: p.fraction, tokens: p.tokens, meanReturnNoHint: pr?.meanReturnNoHint ?? null, ci95NoHint: pr?.ci95NoHint ?? null };
         }),
         regret: r.metrics.regret, acceptance: r.metrics.acceptance, meanDesignerReward: r.metrics.meanDesignerReward,
@@ -155,7 +158,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       preset: c.preset, budgetTokens: c.budgetTokens, arms: c.arms, seeds: Object.fromEntries(c.arms.map((a) => [a, arms[a]?.seeds ?? 0])),
       baseCheckpoint: c.baseCheckpoint, curvePoints: c.curvePoints, set: c.set, eval: c.eval,
     },
-    eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])) },
+    eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])), curves: Object.fromEntries(runs.filter((r) => r.curveEval).map((r) => [`${r.arm}-s${r.seed}`, r.curveEval!.report])) },
     base: base.report.results[0]!,
     arms,
     accounting: { totals, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },

@@ -54,8 +54,11 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
       const metrics = readRunMetrics(rec.runDir);
       const curve = curveCheckpoints(rec.runDir, metrics, rec.finalCheckpoint);
       log(`${arm} seed ${seed}: ${metrics.tokens.total} policy tokens in ${(rec.wallSec / 60).toFixed(1)} min; evaluating ${curve.length} checkpoint(s)`);
-      const ev = await evaluateCached(c, suite, curve.map((p) => p.checkpoint), join(rec.runDir, 'eval.json'), { hint: c.eval.hint, log });
-      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev });
+      // The final checkpoint with the hinted arm too; the curve's intermediate points without (the curve is no-hint return).
+      const ev = await evaluateCached(c, suite, [rec.finalCheckpoint], join(rec.runDir, 'eval.json'), { hint: c.eval.hint, log });
+      const mid = curve.slice(0, -1).map((p) => p.checkpoint);
+      const curveEval = mid.length ? await evaluateCached(c, suite, mid, join(rec.runDir, 'eval-curve.json'), { hint: false, log }) : null;
+      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval });
     }
   const results = buildResults(c, base, baseCheckpoint, runs);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

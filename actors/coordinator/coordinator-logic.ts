@@ -146,8 +146,8 @@ function budgetStep(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorE
   if (Number.isFinite(o.budgetTokens ?? Infinity)) issue(s, o, out, now);
 }
 
-/** How long a spent budget waits for the learner to count the last iteration's update before the run ends anyway. */
-export const BUDGET_DRAIN_MS = 120_000;
+/** How long a spent budget waits for the learner to account for the last iteration before the run ends anyway. */
+export const BUDGET_DRAIN_MS = 30_000;
 
 /**
  * The iterations the schedule and the budget allow now, as design jobs (none while an issue is in progress or after
@@ -161,7 +161,10 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
   const its = scheduled.slice(0, allowed);
   if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone) {
     s.budgetSpent ??= { since: now };
-    const counted = s.stats.tokens.trainedUpdates >= s.stats.iterationsDone;
+    // Everything labeled is applied or dropped by the learner, and every update's token count is in. (A trajectory
+    // dropped on arrival is only reported with a later update, so a last iteration dropped whole waits for the timeout.)
+    const l = s.stats.learner;
+    const counted = l.applied + l.dropped >= s.stats.trajectories && s.stats.tokens.trainedUpdates >= l.updates;
     if (counted || now - s.budgetSpent.since >= BUDGET_DRAIN_MS)
       finish(s, o, out, `policy-token budget spent: ${spentTokens(s.stats)} of ${o.budgetTokens} tokens${counted ? '' : ' (the learner did not report its last update in time)'}`, now);
     return;

@@ -63,7 +63,7 @@ export interface RunStats {
   novelty: NoveltyCounts;
   policyVersion: number;
   /** From learner metrics when present. */
-  learner: { updates: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
+  learner: { updates: number; applied: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
   perIteration: Map<number, IterationStats>;
 }
 
@@ -88,7 +88,7 @@ export function emptyStats(now: number): RunStats {
     tokens: { sampledDesigner: 0, sampledAgent: 0, trained: 0, trainedUpdates: 0 },
     novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
-    learner: { updates: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
+    learner: { updates: 0, applied: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
   };
 }
@@ -204,6 +204,7 @@ export function onMetric(s: RunStats, m: MetricBody): void {
   else if (m.name === 'staleness.max') l.stalenessMax = Math.max(l.stalenessMax, m.value);
   else if (m.name === 'staleness.p99') l.stalenessP99 = m.value;
   else if (m.name === 'dropped') l.dropped = m.value;
+  else if (m.name === 'applied') l.applied = m.value;
   else if (m.name === 'busy.fraction') l.busyFraction = m.value;
   else if (m.name === 'loss') l.loss = m.value;
 }

@@ -14,7 +14,7 @@ const labeled = (iteration: number) => ({
   batchId: `b${iteration}`, envId: `e${iteration}`, iteration, accepted: false, designerReward: -1,
   trajectories: [{ trajId: `d${iteration}`, role: 'designer' as const, samples: [sample(60)], advantage: 0, reward: -1 }, { trajId: `a${iteration}`, role: 'agent' as const, samples: [sample(20), sample(20)], advantage: 0, reward: 0 }],
 });
-const tokensMetric = (update: number, value: number) => ({ role: 'learner', host: 'h', ts: update, name: 'tokens', value, tags: { update: String(update) } });
+const metric = (update: number, name: string, value: number) => ({ role: 'learner', host: 'h', ts: update, name, value, tags: { update: String(update) } });
 
 t.test('a budget issues iterations to land within half an iteration of it, then ends the run', async (t) => {
   const s: CoordinatorState = { stats: emptyStats(0), runId: 'r', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set() };
@@ -36,7 +36,9 @@ t.test('a budget issues iterations to land within half an iteration of it, then 
     if (!done.includes(i)) break;
     run(transition(s, { type: 'issued', next: Math.max(...issued) + 1, now: i }, o).effects);
     run(transition(s, { type: 'labeled', body: labeled(i), now: i }, o).effects);
-    run(transition(s, { type: 'metric', body: tokensMetric(i + 1, 100), now: i }, o).effects);
+    // Its update's metrics: 2 trajectories a batch applied so far, then the update count and its trained tokens.
+    for (const [name, value] of [['applied', 2 * (i + 1)], ['updates', i + 1], ['tokens', 100]] as const)
+      run(transition(s, { type: 'metric', body: metric(i + 1, name, value), now: i }, o).effects);
     run(transition(s, { type: 'policyVersion', version: i + 1, now: i }, o).effects);
   }
   // 200 tokens an iteration (100 sampled + 100 trained): 5 iterations spend the 1000 exactly.
