@@ -1,8 +1,8 @@
 // The policy-token budget of a run, pure: how many more iterations may be issued so that the run ends as near its
 // budget as whole iterations allow, and which learning-curve points the tokens spent so far have reached.
 //
-// Compute is counted in policy tokens: every token either role sampled (in the labeled batches) plus every token the
-// learner trained on. An iteration is the unit of issue, so a run cannot stop mid-iteration; the coordinator issues
+// Compute is counted in policy tokens: every token either role sampled (as the designer and agent jobs report them)
+// plus every token the learner trained on. An iteration is the unit of issue, so a run cannot stop mid-iteration; the coordinator issues
 // iteration n only while the projection (tokens spent + the ones still owed by iterations in flight, at the mean cost
 // of a finished iteration) stays within half an iteration's cost of the budget, so arms of an experiment end within
 // half an iteration of the same total, whatever an iteration of theirs costs.
@@ -21,9 +21,9 @@ const budgetOf = (o: BudgetLimits): number => o.budgetTokens ?? Infinity;
 export function iterationCost(s: RunStats): { sampled: number; trained: number } | null {
   const done = s.iterationsDone;
   if (done === 0) return null;
-  const sampled = (s.tokens.sampledDesigner + s.tokens.sampledAgent) / done;
-  // The learner makes one update per iteration (iteration-aligned mode); until one is counted, assume it trains
-  // what was sampled (an upper bound: zero-advantage trajectories are skipped).
+  const sampled = s.tokens.sampledDone / done;
+  // The learner makes about one update per iteration (iteration-aligned mode); until one is counted, assume it trains
+  // what was sampled (an upper bound: hinted episodes and zero-advantage trajectories are not trained).
   const trained = s.tokens.trainedUpdates > 0 ? s.tokens.trained / s.tokens.trainedUpdates : sampled;
   return { sampled, trained };
 }
@@ -40,8 +40,11 @@ export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits
   if (cost === null) return inFlight === 0 ? 1 : 0;
   const perIteration = cost.sampled + cost.trained;
   if (perIteration <= 0) return 1;
+  // Still to come: the training of finished iterations not yet counted, and each iteration in flight at the mean
+  // cost less what it has already sampled.
   const owed = Math.max(0, s.iterationsDone - s.tokens.trainedUpdates) * cost.trained;
-  const fits = Math.floor((budget + perIteration / 2 - spent - owed) / perIteration);
+  const inFlightSampled = s.tokens.sampledDesigner + s.tokens.sampledAgent - s.tokens.sampledDone;
+  const fits = Math.floor((budget + perIteration / 2 - spent - owed + inFlightSampled) / perIteration);
   return Math.max(0, fits - inFlight);
 }
 

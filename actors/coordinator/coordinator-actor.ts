@@ -167,8 +167,8 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       },
       { kind: 'stream', stream: STREAMS.trajectories, filter: SUBJECTS.trajLabeled, from: 'all', onMessage: (m) => dispatch({ type: 'labeled', body: decode(LabeledBatch, m.data) }) },
       {
-        // From the start of the stream, like the events above: a resumed coordinator counts the trained tokens again.
-        kind: 'stream', stream: STREAMS.metrics, filter: SUBJECTS.metrics('learner'), from: 'all',
+        // From the start of the stream, like the events above: a resumed coordinator counts the tokens again.
+        kind: 'stream', stream: STREAMS.metrics, filter: SUBJECT_WILDCARDS.metrics, from: 'all',
         onMessage: (m) => {
           // Metrics are best-effort: an undecodable one is not worth a log line per message.
           let d;

@@ -106,7 +106,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
       const b = e.body;
       const done = onLabeled(s.stats, {
         iteration: b.iteration, accepted: b.accepted, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible,
-        designerReward: b.designerReward, trajectories: b.trajectories.length, ...sampledTokens(b),
+        designerReward: b.designerReward, trajectories: b.trajectories.length, ...labeledTokens(b),
       }, o.designsPerIteration);
       if (b.accepted) archive(s, out, 'evaluated', { envId: b.envId, iteration: b.iteration, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible, designerReward: b.designerReward });
       if (!done) return;
@@ -189,8 +189,8 @@ function archive(s: CoordinatorState, out: CoordinatorEffect[], kind: ArchiveKin
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
-/** Tokens sampled by each role in a labeled batch (4 bytes per packed token id). */
-export function sampledTokens(b: Body<typeof LabeledBatch>): { sampledDesigner: number; sampledAgent: number } {
+/** Tokens sampled by each role in a labeled batch's samples (4 bytes per packed token id). */
+export function labeledTokens(b: Body<typeof LabeledBatch>): { labeledDesigner: number; labeledAgent: number } {
   let designer = 0, agent = 0;
   for (const t of b.trajectories) {
     let n = 0;
@@ -198,7 +198,7 @@ export function sampledTokens(b: Body<typeof LabeledBatch>): { sampledDesigner: 
     if (t.role === 'designer') designer += n;
     else agent += n;
   }
-  return { sampledDesigner: designer, sampledAgent: agent };
+  return { labeledDesigner: designer, labeledAgent: agent };
 }
 
 function metrics(s: CoordinatorState, event: string, now: number): CoordinatorEffect {

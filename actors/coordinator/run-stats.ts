@@ -20,18 +20,26 @@ export interface IterationStats {
   /** Accepted environments scored by the novelty index, and the novel ones among them. */
   scored: number;
   novel: number;
-  /** Policy tokens sampled in this iteration's labeled batches. */
+  /** Policy tokens sampled for this iteration's jobs (the designer's and agent's reports). */
   sampledTokens: number;
+  /** Of them, the tokens in its labeled batches (what the learner gets: the evaluator may leave hinted episodes out). */
+  labeledTokens: number;
 }
 
-/** Policy-token compute of the run: tokens sampled per role (counted in the labeled batches, every sample of both
- *  roles) and tokens trained (the learner's per-update count). */
+/** Policy-token compute of the run. Sampled tokens are counted where they are produced: each designer job and agent
+ *  group reports the tokens its samples hold (`sample.tokens` metric, deduplicated by the stream per job), hinted
+ *  episodes included; trained tokens are the learner's per-update count. The labeled counts are the sampled tokens that
+ *  reached a labeled batch (what the learner may train on). */
 export interface TokenCounts {
   sampledDesigner: number;
   sampledAgent: number;
+  /** Sampled tokens of finished iterations (the budget's cost estimate). */
+  sampledDone: number;
   trained: number;
   /** Learner updates whose token count arrived. */
   trainedUpdates: number;
+  labeledDesigner: number;
+  labeledAgent: number;
 }
 
 export interface NoveltyCounts {
@@ -85,7 +93,7 @@ export function emptyStats(now: number): RunStats {
     feasible: 0,
     feasibleRegretSum: 0,
     designerRewardSum: 0,
-    tokens: { sampledDesigner: 0, sampledAgent: 0, trained: 0, trainedUpdates: 0 },
+    tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
     novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
     learner: { updates: 0, applied: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
@@ -98,7 +106,7 @@ function iter(s: RunStats, i: number): IterationStats {
   if (!it) {
     it = {
       iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
-      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, sampledTokens: 0,
+      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, sampledTokens: 0, labeledTokens: 0,
     };
     s.perIteration.set(i, it);
   }
@@ -132,8 +140,8 @@ export interface LabeledSummary {
   designerReward?: number;
   trajectories: number;
   /** Tokens sampled by each role in this batch's samples. */
-  sampledDesigner?: number;
-  sampledAgent?: number;
+  labeledDesigner?: number;
+  labeledAgent?: number;
 }
 
 /** The novelty of one accepted environment (eval/novelty.ts NoveltyReport, the fields the stats use). */
@@ -162,10 +170,9 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   s.trajectories += b.trajectories;
   const it = iter(s, b.iteration);
   it.labeled++;
-  const sampled = (b.sampledDesigner ?? 0) + (b.sampledAgent ?? 0);
-  s.tokens.sampledDesigner += b.sampledDesigner ?? 0;
-  s.tokens.sampledAgent += b.sampledAgent ?? 0;
-  it.sampledTokens += sampled;
+  s.tokens.labeledDesigner += b.labeledDesigner ?? 0;
+  s.tokens.labeledAgent += b.labeledAgent ?? 0;
+  it.labeledTokens += (b.labeledDesigner ?? 0) + (b.labeledAgent ?? 0);
   s.designerRewardSum += b.designerReward ?? 0;
   it.designerRewardSum += b.designerReward ?? 0;
   if (b.accepted && b.regret !== undefined && b.feasible === true) {
@@ -186,12 +193,20 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   }
   if (it.labeled === designsPerIteration) {
     s.iterationsDone++;
+    s.tokens.sampledDone += it.sampledTokens;
     return true;
   }
   return false;
 }
 
 export function onMetric(s: RunStats, m: MetricBody): void {
+  if (m.name === 'sample.tokens' && (m.role === 'designer' || m.role === 'agent')) {
+    if (m.role === 'designer') s.tokens.sampledDesigner += m.value;
+    else s.tokens.sampledAgent += m.value;
+    const i = Number(m.tags?.iteration);
+    if (Number.isInteger(i) && i >= 0) iter(s, i).sampledTokens += m.value;
+    return;
+  }
   if (m.role !== 'learner') return;
   const l = s.learner;
   // Each update's own count (the coordinator reads the metrics stream from its start, so a resumed run counts again).
@@ -225,7 +240,7 @@ export function iterationSummary(s: RunStats, i: number) {
     meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
     meanDesignerReward: mean(it.designerRewardSum, it.labeled),
     meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
-    novelFraction: mean(it.novel, it.scored), sampledTokens: it.sampledTokens,
+    novelFraction: mean(it.novel, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
   };
 }
 

@@ -28,7 +28,7 @@ t.test('a run with a policy-token budget stops within half an iteration of it', 
   t.equal((await host.exited).code, 0, 'the host exits 0');
   t.match(host.output(), /policy-token budget spent: \d+ of 2000 tokens/, 'the budget ended the run');
   const lines = readFileSync(join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {
-    event: string; iterationsDone: number; learner: { updates: number }; tokens: { sampledDesigner: number; sampledAgent: number; trained: number; trainedUpdates: number; total: number };
+    event: string; iterationsDone: number; learner: { updates: number }; tokens: { sampledDesigner: number; sampledAgent: number; trained: number; trainedUpdates: number; labeledAgent: number; total: number };
   });
   const final = lines.find((l) => l.event === 'final')!;
   const perIteration = final.tokens.total / final.iterationsDone;
@@ -36,5 +36,6 @@ t.test('a run with a policy-token budget stops within half an iteration of it', 
   t.equal(final.tokens.sampledDesigner, 0, 'fixed environments: no designer tokens');
   t.ok(final.tokens.sampledAgent > 0 && final.tokens.trained > 0, 'agent tokens sampled and trained');
   t.equal(final.tokens.total, final.tokens.sampledDesigner + final.tokens.sampledAgent + final.tokens.trained);
+  t.ok(final.tokens.labeledAgent > 0 && final.tokens.labeledAgent <= final.tokens.sampledAgent, 'sampled tokens count every episode, the labeled ones only what the evaluator passes on');
   t.equal(final.tokens.trainedUpdates, final.learner.updates, "every learner update's tokens were counted before the end");
 });
