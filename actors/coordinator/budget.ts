@@ -28,12 +28,21 @@ export function iterationCost(s: RunStats): { sampled: number; trained: number }
   return { sampled, trained };
 }
 
+/** The sampled counts cover at least what the labeled batches hold. */
+export function sampledCaughtUp(s: RunStats): boolean {
+  const t = s.tokens;
+  return t.sampledDesigner >= t.labeledDesigner && t.sampledAgent >= t.labeledAgent;
+}
+
 /** How many iterations past `nextIteration` the budget lets the coordinator issue now (Infinity without a budget). */
 export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits): number {
   const budget = budgetOf(o);
   if (!Number.isFinite(budget)) return Infinity;
   const spent = spentTokens(s);
   if (spent >= budget) return 0;
+  // Samples reach the labeled batches only after their job reported them; fewer reported than labeled means the
+  // metrics stream lags the others (a resumed coordinator replaying them): wait rather than issue on a low count.
+  if (!sampledCaughtUp(s)) return 0;
   const inFlight = Math.max(0, nextIteration - s.iterationsDone);
   const cost = iterationCost(s);
   // Nothing to estimate from yet: one iteration at a time until the first is done.

@@ -6,7 +6,7 @@
 import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
-import { budgetAllows, curveDue, type BudgetLimits } from './budget.js';
+import { budgetAllows, curveDue, sampledCaughtUp, type BudgetLimits } from './budget.js';
 import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
 import { renderView } from './run-view.js';
 import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
@@ -159,7 +159,7 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
   const scheduled = issuable({ nextIteration: s.nextIteration, policyVersion: s.stats.policyVersion, baseVersion: s.baseVersion }, o);
   const allowed = budgetAllows(s.stats, s.nextIteration, o);
   const its = scheduled.slice(0, allowed);
-  if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone) {
+  if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone && sampledCaughtUp(s.stats)) {
     s.budgetSpent ??= { since: now };
     // Everything labeled is applied or dropped by the learner, and every update's token count is in. (A trajectory
     // dropped on arrival is only reported with a later update, so a last iteration dropped whole waits for the timeout.)
@@ -170,6 +170,7 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
     return;
   }
   if (its.length === 0) return;
+  s.budgetSpent = undefined; // trained tokens came in under the estimate: one more iteration fits
   s.issuing = true;
   out.push({
     type: 'issue',
