@@ -5,7 +5,8 @@
 // plus every token the learner trained on. An iteration is the unit of issue, so a run cannot stop mid-iteration; the coordinator issues
 // iteration n only while the projection (tokens spent + the ones still owed by iterations in flight, at the mean cost
 // of a finished iteration) stays within half an iteration's cost of the budget, so arms of an experiment end within
-// half an iteration of the same total, whatever an iteration of theirs costs.
+// about half an iteration of the same total (iterations in flight may cost more or less than the mean), whatever an
+// iteration of theirs costs.
 import { spentTokens, type RunStats } from './run-stats.js';
 
 export interface BudgetLimits {
