@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readRunMetrics } from './accounting.js';
-import { armRunName, type ArmName } from './arms.js';
+import type { ArmName } from './arms.js';
 import { curveCheckpoints } from './curve.js';
 import { OptionsError } from './errors.js';
 import { evaluateCached, prepareSuite } from './evaluate.js';
@@ -67,4 +67,3 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
   return results;
 }
 
-export { armRunName };
