@@ -69,7 +69,7 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     preset: 'default', budgetTokens: 150_000, arms: [...ARM_NAMES], seeds: {},
     // Two designs an iteration (the loop's default is 4): an iteration of a designing arm costs about 5k tokens, so
     // runs end within about 2% of the budget of each other.
-    baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048 },
+    baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
     eval: { suite: 'envs/heldout', files: [], seeds: 2, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8 },
   },
 };

@@ -6,7 +6,7 @@
 import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
-import { budgetAllows, curveDue, sampledCaughtUp, type BudgetLimits } from './budget.js';
+import { budgetAllows, curveDue, sampledCaughtUp, settled, type BudgetLimits } from './budget.js';
 import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
 import { renderView } from './run-view.js';
 import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
@@ -163,8 +163,7 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
     s.budgetSpent ??= { since: now };
     // Everything labeled is applied or dropped by the learner, and every update's token count is in. (A trajectory
     // dropped on arrival is only reported with a later update, so a last iteration dropped whole waits for the timeout.)
-    const l = s.stats.learner;
-    const counted = l.applied + l.dropped >= s.stats.trajectories && s.stats.tokens.trainedUpdates >= l.updates;
+    const counted = settled(s.stats, s.nextIteration);
     if (counted || now - s.budgetSpent.since >= BUDGET_DRAIN_MS)
       finish(s, o, out, `policy-token budget spent: ${spentTokens(s.stats)} of ${o.budgetTokens} tokens${counted ? '' : ' (the learner did not report its last update in time)'}`, now);
     return;

@@ -68,6 +68,9 @@ export interface RunStats {
   feasibleRegretSum: number;
   designerRewardSum: number;
   tokens: TokenCounts;
+  /** The latest iterations' sampled tokens and the latest updates' trained tokens (the budget's cost estimate: an
+   *  iteration's cost drifts as the designer starts passing validation and the advantages stop being all zero). */
+  recentCost: { sampled: number[]; trained: number[] };
   novelty: NoveltyCounts;
   policyVersion: number;
   /** From learner metrics when present. */
@@ -94,6 +97,7 @@ export function emptyStats(now: number): RunStats {
     feasibleRegretSum: 0,
     designerRewardSum: 0,
     tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
+    recentCost: { sampled: [], trained: [] },
     novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
     learner: { updates: 0, applied: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
@@ -194,9 +198,18 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   if (it.labeled === designsPerIteration) {
     s.iterationsDone++;
     s.tokens.sampledDone += it.sampledTokens;
+    keepRecent(s.recentCost.sampled, it.sampledTokens);
     return true;
   }
   return false;
+}
+
+/** Iterations (and updates) the cost estimate looks back over. */
+export const RECENT_COST_WINDOW = 4;
+
+function keepRecent(xs: number[], x: number): void {
+  xs.push(x);
+  if (xs.length > RECENT_COST_WINDOW) xs.shift();
 }
 
 export function onMetric(s: RunStats, m: MetricBody): void {
@@ -213,6 +226,7 @@ export function onMetric(s: RunStats, m: MetricBody): void {
   if (m.name === 'tokens') {
     s.tokens.trained += m.value;
     s.tokens.trainedUpdates++;
+    keepRecent(s.recentCost.trained, m.value);
   } else if (m.name === 'updates') l.updates = m.value;
   // The learner reports each update's mean; the run's is the mean over updates.
   else if (m.name === 'staleness.mean') l.stalenessMean += (m.value - l.stalenessMean) / ++l.stalenessSamples;
