@@ -2,8 +2,11 @@
 //
 // `smoke` exercises every part (two arms, a learning-curve point, held-out evaluation on one environment per family)
 // in a few minutes on a 2-core machine: its figures mean nothing. `default` is the reference comparison, sized to
-// about two hours on the same machine by estimate (7 runs at 150k policy tokens each, eval on the whole held-out suite
+// about two hours on the same machine by estimate (7 runs at 60k policy tokens each, eval on the whole held-out suite
 // × 2 seeds; the final checkpoints with and without the hint, the curve points without): not yet run end to end.
+// Measured rates that set it: a designing arm spends about 250 policy tokens/s, the fixed baseline on envs/library
+// about 30 (long episodes, every turn a full prompt prefill, zero advantages so nothing trained), so the two fixed
+// runs take most of the time (about 35 minutes each).
 import { OptionsError } from '../runtime/options.js';
 import { ARMS, ARM_NAMES, isArmName, type ArmName } from './arms.js';
 
@@ -66,7 +69,7 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     eval: { suite: 'envs/heldout', files: ['games/walk-line.js', 'reasoning/add-two.js', 'tools/copy-call.js'], seeds: 2, firstSeed: 1001, hint: true, resamples: 500, validationSeeds: 2 },
   },
   default: {
-    preset: 'default', budgetTokens: 150_000, arms: [...ARM_NAMES], seeds: {},
+    preset: 'default', budgetTokens: 60_000, arms: [...ARM_NAMES], seeds: {},
     // Two designs an iteration (the loop's default is 4): an iteration of a designing arm costs about 5k tokens, so
     // runs end within about 2% of the budget of each other.
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
