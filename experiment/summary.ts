@@ -28,10 +28,12 @@ export function formatSummary(r: ExperimentResults): string {
     ? `**SPADE − fixed environments**, held-out no-hint return, seed-paired (${d.pairs} pair${d.pairs > 1 ? 's' : ''}): ${f(d.mean)}${ci(d.ci95)}${d.ci95[0] > 0 ? ' — SPADE ahead' : d.ci95[1] < 0 ? ' — the fixed baseline ahead' : ' — no difference the interval can tell apart from zero'}.`
     : '**SPADE − fixed environments**: not measured (both arms are needed).');
   lines.push('', `Compute agreement: run totals ${Object.entries(r.accounting.totals).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
-  lines.push('', '## Learning curves (held-out no-hint return at budget fractions)', '', `| arm | ${(r.arms[e.arms[0]!]?.curve ?? []).map((p) => `${Math.round(p.fraction * 100)}%`).join(' | ')} |`, `|---|${(r.arms[e.arms[0]!]?.curve ?? []).map(() => '---|').join('')}`);
+  // Arms may have different points (a run that ended before a snapshot's checkpoint lacks it): one column per fraction.
+  const fractions = [...new Set(e.arms.flatMap((a) => (r.arms[a]?.curve ?? []).map((p) => p.fraction)))].sort((x, y) => x - y);
+  lines.push('', '## Learning curves (held-out no-hint return at budget fractions)', '', `| arm | ${fractions.map((fr) => `${Math.round(fr * 100)}%`).join(' | ')} |`, `|---|${fractions.map(() => '---|').join('')}`);
   for (const arm of e.arms) {
     const a = r.arms[arm];
-    if (a) lines.push(`| ${arm} | ${a.curve.map((p) => f(p.meanReturnNoHint)).join(' | ')} |`);
+    if (a) lines.push(`| ${arm} | ${fractions.map((fr) => f(a.curve.find((p) => p.fraction === fr)?.meanReturnNoHint)).join(' | ')} |`);
   }
   lines.push('', `Regret is the mean over feasible environments (hinted return ≥ τ); novel = neither a library copy nor within Jaccard 0.8 of a library module or an earlier accepted environment. Per-iteration figures and every eval report: results.json.`);
   return `${lines.join('\n')}\n`;
