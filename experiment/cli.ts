@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { isArmName, ARM_NAMES, type ArmName } from './arms.js';
 import { isExperimentError, isOptionsError, OptionsError } from './errors.js';
-import { PRESETS, resolveExperimentConfig, type ExperimentConfig, type ExperimentConfigInput } from './presets.js';
+import { PRESETS, resolveExperimentConfig, validateExperimentConfig, type ExperimentConfig, type ExperimentConfigInput } from './presets.js';
 import { runExperiment } from './run-experiment.js';
 import { formatSummary } from './summary.js';
 
@@ -45,11 +45,12 @@ function parseCommand(argv: string[]): { config: ExperimentConfig; out: string }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new OptionsError('--config', 'a JSON object', input);
     preset = input.preset ?? 'default';
   }
+  let saved: ExperimentConfig | undefined;
   if (preset === undefined) {
-    const saved = v.out !== undefined ? join(v.out, 'experiment.json') : undefined;
-    if (!saved || !existsSync(saved)) throw new OptionsError('--preset / --config', `one of them (or --out DIR of a started experiment)`, undefined);
-    input = JSON.parse(readFileSync(saved, 'utf8')) as ExperimentConfigInput;
-    preset = PRESETS[input.preset ?? ''] ? input.preset! : 'default';
+    const file = v.out !== undefined ? join(v.out, 'experiment.json') : undefined;
+    if (!file || !existsSync(file)) throw new OptionsError('--preset / --config', `one of them (or --out DIR of a started experiment)`, undefined);
+    // Continue with exactly the saved configuration, not the saved one over today's preset.
+    saved = JSON.parse(readFileSync(file, 'utf8')) as ExperimentConfig;
   }
   if (v.arms !== undefined) {
     const arms = v.arms.split(',').map((a) => a.trim());
@@ -57,7 +58,7 @@ function parseCommand(argv: string[]): { config: ExperimentConfig; out: string }
     input = { ...input, arms: arms as ArmName[] };
   }
   if (v.budget !== undefined) input = { ...input, budgetTokens: Number(v.budget) };
-  const config = resolveExperimentConfig(preset, input);
+  const config = saved ? validateExperimentConfig({ ...saved, ...input, eval: { ...saved.eval, ...input.eval } }) : resolveExperimentConfig(preset!, input);
   if (v.seeds !== undefined) {
     const n = Number(v.seeds);
     if (!Number.isSafeInteger(n) || n < 1) throw new OptionsError('--seeds', 'an integer ≥ 1', v.seeds);

@@ -2,7 +2,7 @@
 // learning curve, results.json and summary.md, and the command.
 export * from './errors.js';
 export { ARMS, ARM_NAMES, armRunName, isArmName, type ArmName, type ArmSpec } from './arms.js';
-export { PRESETS, resolveExperimentConfig, seedsOf, type ExperimentConfig, type ExperimentConfigInput, type ExperimentEvalOptions } from './presets.js';
+export { PRESETS, resolveExperimentConfig, validateExperimentConfig, seedsOf, type ExperimentConfig, type ExperimentConfigInput, type ExperimentEvalOptions } from './presets.js';
 export { readRunMetrics, tokenAgreement, type RunMetrics, type RunTokens, type IterationFigures } from './accounting.js';
 export { armArgs, armState, finalCheckpointOf, finishedSince, runArm, type ArmRecord, type ArmState, type RunArmOptions } from './run-arm.js';
 export { curveCheckpoints, type CurveCheckpoint, type CurvePoint } from './curve.js';

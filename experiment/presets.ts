@@ -96,7 +96,12 @@ export function resolveExperimentConfig(base: string, over: ExperimentConfigInpu
   for (const k of Object.keys(over)) if (!known.has(k)) throw new OptionsError(`experiment.${k}`, `one of ${[...known].join(', ')}`, k);
   const evalKeys = new Set(Object.keys(preset.eval));
   for (const k of Object.keys(over.eval ?? {})) if (!evalKeys.has(k)) throw new OptionsError(`experiment.eval.${k}`, `one of ${[...evalKeys].join(', ')}`, k);
-  const c: ExperimentConfig = { ...preset, ...over, preset: over.preset ?? base, set: { ...preset.set, ...over.set }, eval: { ...preset.eval, ...over.eval } };
+  return validateExperimentConfig({ ...preset, ...over, preset: over.preset ?? base, set: { ...preset.set, ...over.set }, eval: { ...preset.eval, ...over.eval } });
+}
+
+/** Checks a whole configuration (a resolved one, or one saved in an experiment directory); returns it. */
+export function validateExperimentConfig(c: ExperimentConfig): ExperimentConfig {
+  for (const k of Object.keys(PRESETS.default!.eval)) if (!(k in (c.eval ?? {}))) throw new OptionsError(`experiment.eval.${k}`, 'present', undefined);
   posInt('experiment.budgetTokens', c.budgetTokens);
   if (!Array.isArray(c.arms) || c.arms.length === 0) throw new OptionsError('experiment.arms', `a non-empty list of ${ARM_NAMES.join(', ')}`, c.arms);
   c.arms.forEach((a, i) => { if (!isArmName(a)) throw new OptionsError(`experiment.arms[${i}]`, `one of ${ARM_NAMES.join(', ')}`, a); });
