@@ -43,7 +43,8 @@ export function sampledCaughtUp(s: RunStats): boolean {
 /** Everything issued is labeled and accounted for by the learner: the tokens spent are final. */
 export function settled(s: RunStats, nextIteration: number): boolean {
   const l = s.learner;
-  return nextIteration === s.iterationsDone && l.applied + l.dropped >= s.trajectories && s.tokens.trainedUpdates >= l.updates && sampledCaughtUp(s);
+  return nextIteration === s.iterationsDone && l.applied + l.dropped >= s.trajectories
+    && s.tokens.trainedUpdates >= Math.max(l.updates, l.lastReportedUpdate) && sampledCaughtUp(s);
 }
 
 /**
@@ -52,7 +53,7 @@ export function settled(s: RunStats, nextIteration: number): boolean {
  * (η + 2) iterations of it, one iteration at a time and only on final counts (nothing in flight, the learner's count
  * in), so the last decisions rest on what was spent, not on estimates.
  */
-export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits): number {
+export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits, assumeSettled = false): number {
   const budget = budgetOf(o);
   if (!Number.isFinite(budget)) return Infinity;
   const spent = spentTokens(s);
@@ -71,7 +72,8 @@ export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits
   const owed = Math.max(0, s.iterationsDone - s.tokens.trainedUpdates) * cost.trained;
   const inFlightSampled = s.tokens.sampledDesigner + s.tokens.sampledAgent - s.tokens.sampledDone;
   const left = budget - spent - owed + inFlightSampled - inFlight * perIteration;
-  if (left < ((o.maxStaleness ?? 2) + 2) * perIteration) return settled(s, nextIteration) && budget - spent >= perIteration / 2 ? 1 : 0;
+  if (left < ((o.maxStaleness ?? 2) + 2) * perIteration)
+    return (settled(s, nextIteration) || (assumeSettled && nextIteration === s.iterationsDone)) && budget - spent >= perIteration / 2 ? 1 : 0;
   return Math.max(0, Math.floor((left + perIteration / 2) / perIteration));
 }
 

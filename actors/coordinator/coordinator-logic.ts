@@ -44,6 +44,8 @@ export interface CoordinatorState {
   scored?: Set<string>;
   /** The budget is spent and nothing is in flight: the run ends once the learner has counted its last update. */
   budgetSpent?: { since: number };
+  /** Since when nothing is in flight but the learner's counts do not add up yet (budget endgame). */
+  settleWait?: number;
   /** Learning-curve points (1 .. curvePoints − 1) already snapshotted. */
   curveTaken?: Set<number>;
 }
@@ -116,11 +118,12 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
     }
     case 'metric':
       onMetric(s.stats, e.body);
-      if (e.body.role !== 'learner' || e.body.name !== 'tokens') return;
-      for (const point of curveDue(spentTokens(s.stats), o, (s.curveTaken ??= new Set()))) {
-        s.curveTaken.add(point);
-        out.push({ type: 'snapshot', point, of: o.curvePoints ?? 0, tokens: spentTokens(s.stats) });
-      }
+      if (e.body.role === 'learner' && e.body.name === 'tokens')
+        for (const point of curveDue(spentTokens(s.stats), o, (s.curveTaken ??= new Set()))) {
+          s.curveTaken.add(point);
+          out.push({ type: 'snapshot', point, of: o.curvePoints ?? 0, tokens: spentTokens(s.stats) });
+        }
+      // Any count may be the one the budget's endgame waits for (an update's metrics arrive in any order).
       return budgetStep(s, o, out, e.now);
     case 'issued':
       s.issuing = false;
@@ -148,6 +151,8 @@ function budgetStep(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorE
 
 /** How long a spent budget waits for the learner to account for the last iteration before the run ends anyway. */
 export const BUDGET_DRAIN_MS = 30_000;
+/** How long the endgame waits for the learner's counts to add up before it issues on what it has. */
+export const SETTLE_WAIT_MS = 10_000;
 
 /**
  * The iterations the schedule and the budget allow now, as design jobs (none while an issue is in progress or after
@@ -157,7 +162,12 @@ export const BUDGET_DRAIN_MS = 30_000;
 export function issue(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorEffect[], now = 0): void {
   if (s.finished || s.issuing) return;
   const scheduled = issuable({ nextIteration: s.nextIteration, policyVersion: s.stats.policyVersion, baseVersion: s.baseVersion }, o);
-  const allowed = budgetAllows(s.stats, s.nextIteration, o);
+  // The learner reports a trajectory dropped on arrival only with its next update: when nothing is in flight and its
+  // counts still do not add up after SETTLE_WAIT_MS, the endgame goes on with what it has.
+  const idle = s.nextIteration === s.stats.iterationsDone && !settled(s.stats, s.nextIteration);
+  if (idle) s.settleWait ??= now;
+  else s.settleWait = undefined;
+  const allowed = budgetAllows(s.stats, s.nextIteration, o, idle && now - s.settleWait! >= SETTLE_WAIT_MS);
   const its = scheduled.slice(0, allowed);
   if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone && sampledCaughtUp(s.stats)) {
     s.budgetSpent ??= { since: now };

@@ -74,7 +74,7 @@ export interface RunStats {
   novelty: NoveltyCounts;
   policyVersion: number;
   /** From learner metrics when present. */
-  learner: { updates: number; applied: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
+  learner: { updates: number; applied: number; lastReportedUpdate: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
   perIteration: Map<number, IterationStats>;
 }
 
@@ -100,7 +100,7 @@ export function emptyStats(now: number): RunStats {
     recentCost: { sampled: [], trained: [] },
     novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
-    learner: { updates: 0, applied: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
+    learner: { updates: 0, applied: 0, lastReportedUpdate: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
   };
 }
@@ -222,6 +222,9 @@ export function onMetric(s: RunStats, m: MetricBody): void {
   }
   if (m.role !== 'learner') return;
   const l = s.learner;
+  // An update's metrics arrive in any order: the highest update any of them names, so its token count can be awaited.
+  const u = Number(m.tags?.update);
+  if (Number.isInteger(u)) l.lastReportedUpdate = Math.max(l.lastReportedUpdate, u);
   // Each update's own count (the coordinator reads the metrics stream from its start, so a resumed run counts again).
   if (m.name === 'tokens') {
     s.tokens.trained += m.value;
