@@ -18,7 +18,7 @@ export default defineConfig({
   },
   delivery: { ackWaitMs: 30_000, maxDeliver: 5, backoffMs: [500, 2_000, 5_000, 15_000], duplicateWindowMs: 120_000, maxAckPending: 1_000, publishRetryMs: 30_000 },
   topology: { replicas: 1, storage: 'file', maxAgeHours: 24 * 7 },
-  run: { dir: '', seed: 0, iterations: 0, minutes: 0, designsPerIteration: 4, maxStaleness: 2, view: 'auto' },
+  run: { dir: '', seed: 0, iterations: 0, minutes: 0, budgetTokens: 0, curvePoints: 0, designsPerIteration: 4, maxStaleness: 2, view: 'auto' },
   // Self-play options (actors/loop/options.ts: k, memory, designer/agent sampling, ablations, policy, corpus,
   // sandbox, evaluator, learner); empty = their defaults. E.g. --set loop.ablations.fixedEnvs=true.
   // loop.sandbox.limits holds the limits of every sandbox pool (sandbox/options.ts), e.g.

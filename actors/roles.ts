@@ -10,6 +10,7 @@ import { createLearnerActor } from './learner/learner-actor.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
 import { createSandboxActor } from './sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
+import { libraryNoveltyIndex } from '../eval/index.js';
 
 // The composition root registers the config sections runtime/config.ts carries but does not own.
 defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path));
@@ -29,6 +30,11 @@ export const ROLE_FACTORIES: RoleRegistry = {
       maxStaleness: env.config.run.maxStaleness,
       iterations: env.config.run.iterations,
       minutes: env.config.run.minutes,
+      budgetTokens: env.config.run.budgetTokens ?? 0,
+      curvePoints: env.config.run.curvePoints ?? 0,
+      ...(loopOptionsOf(env.config).learner.stateDir ? { learnerDir: loopOptionsOf(env.config).learner.stateDir! } : {}),
+      // Novelty against the library the loop uses (the fixed baseline's and the designer's), in acceptance order.
+      novelty: () => libraryNoveltyIndex(loopOptionsOf(env.config).library || undefined),
       view: env.config.run.view === 'auto' ? (process.stderr.isTTY ? 'tty' : 'lines') : env.config.run.view,
       viewEveryMs: process.stderr.isTTY ? 1_000 : 10_000,
     }),

@@ -45,6 +45,9 @@ export interface EvalRun {
    * shared cores turns per CPU second is the figure that compares runs made under different loads.
    */
   timing: { checkpoint: string; turns: number; seconds: number; cpuSeconds: number }[];
+  /** Per checkpoint (in order), per environment key: the returns of each seed, for statistics across reports
+   *  (the experiment's seed-paired differences between arms). */
+  returns: { checkpoint: string; envs: Record<string, { noHint: number[]; hint: number[] | null }> }[];
 }
 
 function positive(field: string, v: number | undefined, min = 1): void {
@@ -117,7 +120,11 @@ export async function runEval(o: EvalOptions): Promise<EvalRun> {
       checkpoints: o.checkpoints.map((c, i) => ({ checkpoint: c, played: played[i]!.envs })),
       bootstrap: { ...(o.resamples !== undefined ? { resamples: o.resamples } : {}), ...(o.bootstrapSeed !== undefined ? { seed: o.bootstrapSeed } : {}) },
     });
-    return { report, timing };
+    const returns = o.checkpoints.map((checkpoint, i) => ({
+      checkpoint,
+      envs: Object.fromEntries([...played[i]!.envs].map(([k, r]) => [k, { noHint: [...r.noHint], hint: r.hint ? [...r.hint] : null }])),
+    }));
+    return { report, timing, returns };
   } finally {
     await sandbox.close();
   }

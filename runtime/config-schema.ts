@@ -83,6 +83,10 @@ export const CLUSTER_CONFIG = s.object(
         iterations: s.int({ min: 0 }),
         /** Stop after this many minutes (0 = unbounded). */
         minutes: s.number({ min: 0 }),
+        /** Stop once this many policy tokens (sampled by both roles + trained) are spent (0 = unbounded). */
+        budgetTokens: s.optional(s.int({ min: 0 })),
+        /** Learning-curve snapshots of the learner's checkpoint at budget fractions 1/n .. (n−1)/n (0 = none). */
+        curvePoints: s.optional(s.int({ min: 0, max: 100 })),
         /** Design jobs per iteration. */
         designsPerIteration: s.int({ min: 1, max: 10_000 }),
         /** Maximum staleness η in policy versions: 0 = synchronous training. */

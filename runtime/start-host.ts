@@ -26,6 +26,7 @@ Options:
   --resume DIR         continue the run in DIR with its saved config
   --iterations N       stop after N iterations                            [config run.iterations]
   --minutes N          stop after N minutes                               [config run.minutes]
+  --budget-tokens N    stop once N policy tokens (sampled + trained) are spent [config run.budgetTokens]
   --seed N             run seed                                           [SPADE_SEED]
   --host-id ID         this host's id in membership (default hostname-pid)
   --set PATH=VALUE     set any config field, e.g. --set roles.echo.concurrency=16 (repeatable)
@@ -57,6 +58,7 @@ export function parseStartArgs(argv: string[]) {
         resume: { type: 'string' },
         iterations: { type: 'string' },
         minutes: { type: 'string' },
+        'budget-tokens': { type: 'string' },
         seed: { type: 'string' },
         'host-id': { type: 'string' },
         set: { type: 'string', multiple: true },
@@ -76,6 +78,7 @@ export function parseStartArgs(argv: string[]) {
   if (v.seed) set.push(`run.seed=${v.seed}`);
   if (v.iterations) set.push(`run.iterations=${v.iterations}`);
   if (v.minutes) set.push(`run.minutes=${v.minutes}`);
+  if (v['budget-tokens']) set.push(`run.budgetTokens=${v['budget-tokens']}`);
   let file = v.config;
   if (v.resume) {
     if (v['run-dir']) throw new UsageError('--resume DIR already names the run directory; drop --run-dir');

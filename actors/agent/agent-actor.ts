@@ -48,19 +48,20 @@ export function createAgentActor(opts: AgentActorOptions = {}): AgentActor {
       await awaitPolicyVersion(deps!.policy, job.minPolicyVersion, ctx.signal);
       const { output, episodes } = await playGroup(job, deps!, ctx.signal);
       stats.groups++;
-      let turns = 0, errors = 0, newest = -1;
+      let turns = 0, errors = 0, newest = -1, sampled = 0;
       for (const e of episodes) {
         stats.episodes++;
         turns += e.turns.length;
         if (e.error) (errors++, (stats.errors[e.error] = (stats.errors[e.error] ?? 0) + 1));
         for (const s of e.turns) {
+          sampled += s.tokens.byteLength / 4;
           const v = unpackInts(s.versions);
           if (v.length) newest = Math.max(newest, v[v.length - 1]!);
         }
       }
       stats.turns += turns;
       const metrics = metricOutputs('agent', ctx.hostId, job.env.envId, {
-        'group.ms': performance.now() - t0, episodes: episodes.length, turns, 'env.errors': errors, ...(newest >= 0 ? { 'policy.version': newest } : {}),
+        'group.ms': performance.now() - t0, episodes: episodes.length, turns, 'sample.tokens': sampled, 'env.errors': errors, ...(newest >= 0 ? { 'policy.version': newest } : {}),
       }, { iteration: String(job.env.iteration) });
       return [output, ...metrics];
     },

@@ -3,7 +3,7 @@
 // subscriptions (the policy version in KV, stored environment and labeled-batch events, live metrics) and timers,
 // and performs its effects: publish the jobs, write the run directory (metrics.jsonl, the environment archive),
 // draw the live view. One per cluster; it resumes from the streams and KV.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
@@ -11,8 +11,8 @@ import { Metric, PolicyVersion } from '../../runtime/message-types.js';
 import { decode, decodeAny, encode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
-import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState } from './coordinator-logic.js';
-import { emptyStats, type RunStats } from './run-stats.js';
+import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
+import { emptyStats, spentTokens, type RunStats } from './run-stats.js';
 import { ViewWriter } from './run-view.js';
 
 export interface CoordinatorOptions {
@@ -26,7 +26,18 @@ export interface CoordinatorOptions {
   minutes: number;
   view: 'tty' | 'lines' | 'off';
   viewEveryMs: number;
+  /** Policy tokens (sampled + trained) the run may spend; 0 = unbounded. */
+  budgetTokens?: number;
+  /** Learning-curve snapshots at budget fractions 1/n .. (n−1)/n, copied to `<runDir>/curve/<j>of<n>/`; 0 = none. */
+  curvePoints?: number;
+  /** The learner's state directory, whose latest checkpoint a curve snapshot copies (default `<runDir>/learner`). */
+  learnerDir?: string;
+  /** Scores each accepted environment's novelty (the composition root passes eval's library index). */
+  novelty?: () => NoveltyScorer;
 }
+
+/** Where a learning-curve snapshot goes: `<runDir>/curve/<point>of<of>`. */
+export const curveDir = (runDir: string, point: number, of: number): string => join(runDir, 'curve', `${point}of${of}`);
 
 
 type Event = CoordinatorEvent extends infer E ? (E extends unknown ? Omit<E, 'now'> : never) : never;
@@ -35,8 +46,13 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
   const limits: CoordinatorLimits = {
     seed: opts.seed, designsPerIteration: opts.designsPerIteration, maxStaleness: opts.maxStaleness,
     iterations: opts.iterations > 0 ? opts.iterations : Infinity, minutes: opts.minutes > 0 ? opts.minutes : Infinity,
+    budgetTokens: opts.budgetTokens ? opts.budgetTokens : Infinity, curvePoints: opts.curvePoints ?? 0,
   };
-  const state: CoordinatorState = { stats: emptyStats(Date.now()), runId: '', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set() };
+  const state: CoordinatorState = {
+    stats: emptyStats(Date.now()), runId: '', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set(),
+    ...(opts.novelty ? { novelty: opts.novelty() } : {}),
+  };
+  const learnerDir = opts.learnerDir ?? join(opts.runDir, 'learner');
   const timers: NodeJS.Timeout[] = [];
   const envDir = join(opts.runDir, 'envs');
   let env!: ActorEnv;
@@ -65,7 +81,46 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       case 'metrics': return appendFileSync(join(opts.runDir, 'metrics.jsonl'), `${JSON.stringify(f.line)}\n`);
       case 'view': return view.write(f.text);
       case 'log': return env.log(f.line);
+      case 'snapshot': return snapshot(f);
       case 'shutdown': return env.requestShutdown(f.reason);
+    }
+  }
+
+  /**
+   * A curve point is due: copy the first learner checkpoint taken at or after the update that crossed its budget
+   * fraction (its model/ directory: what `spade eval` loads) to the point's directory. Checkpoints come every
+   * `checkpointEvery` updates, so the point waits for the next one; one never taken (the run ended first) is dropped,
+   * the final checkpoint standing for it.
+   */
+  const pendingSnapshots: Array<Extract<CoordinatorEffect, { type: 'snapshot' }> & { afterUpdate: number }> = [];
+  function snapshot(f: Extract<CoordinatorEffect, { type: 'snapshot' }>): void {
+    pendingSnapshots.push({ ...f, afterUpdate: state.stats.tokens.trainedUpdates });
+    takeSnapshots();
+  }
+  function takeSnapshots(): void {
+    if (pendingSnapshots.length === 0) return;
+    let latest: string;
+    try {
+      latest = readFileSync(join(learnerDir, 'LATEST'), 'utf8').trim();
+    } catch {
+      return; // no checkpoint yet
+    }
+    const update = Number(/(\d+)$/.exec(latest)?.[1] ?? -1);
+    while (pendingSnapshots.length > 0 && update >= pendingSnapshots[0]!.afterUpdate) {
+      const f = pendingSnapshots.shift()!;
+      const dest = curveDir(opts.runDir, f.point, f.of);
+      if (existsSync(dest)) continue; // taken before a resume
+      try {
+        const tmp = `${dest}.tmp`;
+        rmSync(tmp, { recursive: true, force: true });
+        mkdirSync(join(opts.runDir, 'curve'), { recursive: true });
+        cpSync(join(learnerDir, latest, 'model'), tmp, { recursive: true });
+        renameSync(tmp, dest);
+        appendFileSync(join(opts.runDir, 'metrics.jsonl'), `${JSON.stringify({ event: 'curve', ts: Date.now(), point: f.point, of: f.of, fraction: f.point / f.of, tokens: spentTokens(state.stats), checkpoint: latest, update })}\n`);
+      } catch (err) {
+        // The learner may have replaced the checkpoint mid-copy; the curve loses a point, the run goes on.
+        env.log(`learning-curve snapshot ${f.point}/${f.of} failed: ${(err as Error).message}`);
+      }
     }
   }
 
@@ -112,7 +167,8 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       },
       { kind: 'stream', stream: STREAMS.trajectories, filter: SUBJECTS.trajLabeled, from: 'all', onMessage: (m) => dispatch({ type: 'labeled', body: decode(LabeledBatch, m.data) }) },
       {
-        kind: 'core', subject: SUBJECT_WILDCARDS.metrics,
+        // From the start of the stream, like the events above: a resumed coordinator counts the tokens again.
+        kind: 'stream', stream: STREAMS.metrics, filter: SUBJECT_WILDCARDS.metrics, from: 'all',
         onMessage: (m) => {
           // Metrics are best-effort: an undecodable one is not worth a log line per message.
           let d;
@@ -122,6 +178,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
             return;
           }
           if (d.type === Metric.type) dispatch({ type: 'metric', body: d.body as never });
+          takeSnapshots();
         },
       },
     ],
@@ -130,6 +187,11 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       view = new ViewWriter(process.stderr, opts.view);
       mkdirSync(envDir, { recursive: true });
       restoreArchiveIndex();
+      if (existsSync(join(opts.runDir, 'curve')))
+        for (const d of readdirSync(join(opts.runDir, 'curve'))) {
+          const m = /^(\d+)of\d+$/.exec(d);
+          if (m) (state.curveTaken ??= new Set()).add(Number(m[1]));
+        }
       runKv = await e.conn.kvm.open(BUCKETS.run);
       const idEntry = await runKv.get(RUN_KEYS.runId);
       state.runId = idEntry && idEntry.operation === 'PUT' ? new TextDecoder().decode(idEntry.value) : `run${Date.now().toString(36)}`;
@@ -149,7 +211,8 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       if (Number.isFinite(limits.minutes)) timers.push(setTimeout(() => dispatch({ type: 'timeUp' }), limits.minutes * 60_000));
       for (const t of timers) t.unref();
       const its = Number.isFinite(limits.iterations) ? limits.iterations : 'unbounded';
-      e.log(`run ${state.runId}: ${its} iterations × ${opts.designsPerIteration} designs, η = ${opts.maxStaleness}, next iteration ${state.nextIteration}, policy v${state.stats.policyVersion}`);
+      const budget = Number.isFinite(limits.budgetTokens ?? Infinity) ? `, budget ${limits.budgetTokens} policy tokens` : '';
+      e.log(`run ${state.runId}: ${its} iterations × ${opts.designsPerIteration} designs, η = ${opts.maxStaleness}${budget}, next iteration ${state.nextIteration}, policy v${state.stats.policyVersion}`);
       dispatch({ type: 'issued', next: state.nextIteration }); // issue what the schedule allows now
     },
     async stop() {

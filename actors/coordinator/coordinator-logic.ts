@@ -6,20 +6,26 @@
 import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
-import { onAccepted, onLabeled, onMetric, onRejected, summary, type RunStats } from './run-stats.js';
+import { budgetAllows, curveDue, sampledCaughtUp, settled, type BudgetLimits } from './budget.js';
+import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
 import { renderView } from './run-view.js';
 import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
 
 type Body<M> = M extends MessageType<infer T> ? T : never;
 export type ArchiveKind = 'accepted' | 'rejected' | 'evaluated';
 
-export interface CoordinatorLimits {
+export interface CoordinatorLimits extends BudgetLimits {
   seed: number;
   designsPerIteration: number;
   maxStaleness: number;
   /** Infinity = unbounded. */
   iterations: number;
   minutes: number;
+}
+
+/** Scores accepted environments in acceptance order (eval/novelty.ts NoveltyIndex, injected by the composition root). */
+export interface NoveltyScorer {
+  accept(envId: string, code: string): NoveltyScore & { nearestLibrary?: string | null; nearestAccepted?: string | null };
 }
 
 export interface CoordinatorState {
@@ -32,6 +38,16 @@ export interface CoordinatorState {
   finished: boolean;
   /** `<kind>:<envId>` of every archived record (restored from the archive on resume). */
   archived: Set<string>;
+  /** Novelty of each accepted environment; absent = not measured. */
+  novelty?: NoveltyScorer;
+  /** envIds already scored (a stream replay must not score one twice). */
+  scored?: Set<string>;
+  /** The budget is spent and nothing is in flight: the run ends once the learner has counted its last update. */
+  budgetSpent?: { since: number };
+  /** Since when nothing is in flight but the learner's counts do not add up yet (budget endgame). */
+  settleWait?: number;
+  /** Learning-curve points (1 .. curvePoints − 1) already snapshotted. */
+  curveTaken?: Set<number>;
 }
 
 type At = { now: number };
@@ -55,6 +71,8 @@ export type CoordinatorEffect =
   | { type: 'metrics'; line: Record<string, unknown> }
   | { type: 'view'; text: string }
   | { type: 'log'; line: string }
+  /** Copy the learner's latest checkpoint: learning-curve point `point` of `of` (its budget fraction is point/of). */
+  | { type: 'snapshot'; point: number; of: number; tokens: number }
   | { type: 'shutdown'; reason: string };
 
 export function transition(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits): { state: CoordinatorState; effects: CoordinatorEffect[] } {
@@ -68,11 +86,18 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
     case 'policyVersion':
       if (e.version <= s.stats.policyVersion) return;
       s.stats.policyVersion = e.version;
-      return issue(s, o, out);
+      return issue(s, o, out, e.now);
     case 'accepted': {
       const a = e.body;
       onAccepted(s.stats, a.iteration);
-      return archive(s, out, 'accepted', { envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, codeHash: a.codeHash, doc: a.doc?.id, parents: a.parents, validation: a.validation }, a.code);
+      let novelty: Record<string, unknown> | undefined;
+      if (s.novelty && !(s.scored ??= new Set()).has(a.envId)) {
+        s.scored.add(a.envId);
+        const r = s.novelty.accept(a.envId, a.code);
+        onNovelty(s.stats, a.iteration, r);
+        novelty = { novel: r.novel, libraryCopyOf: r.libraryCopyOf, librarySimilarity: round(r.maxLibrarySimilarity), acceptedSimilarity: round(r.maxAcceptedSimilarity), nearestLibrary: r.nearestLibrary ?? null, nearestAccepted: r.nearestAccepted ?? null };
+      }
+      return archive(s, out, 'accepted', { envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, codeHash: a.codeHash, doc: a.doc?.id, parents: a.parents, validation: a.validation, ...(novelty ? { novelty } : {}) }, a.code);
     }
     case 'rejected': {
       const r = e.body;
@@ -81,25 +106,36 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
     }
     case 'labeled': {
       const b = e.body;
-      const done = onLabeled(s.stats, { iteration: b.iteration, accepted: b.accepted, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, trajectories: b.trajectories.length }, o.designsPerIteration);
+      const done = onLabeled(s.stats, {
+        iteration: b.iteration, accepted: b.accepted, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible,
+        designerReward: b.designerReward, trajectories: b.trajectories.length, ...labeledTokens(b),
+      }, o.designsPerIteration);
       if (b.accepted) archive(s, out, 'evaluated', { envId: b.envId, iteration: b.iteration, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible, designerReward: b.designerReward });
       if (!done) return;
-      out.push(metrics(s, 'iteration', e.now));
-      if (s.stats.iterationsDone >= o.iterations) finish(s, o, out, `${s.stats.iterationsDone} iterations done`, e.now);
-      return;
+      out.push({ type: 'metrics', line: { event: 'iteration', ...summary(s.stats, e.now), iteration: iterationSummary(s.stats, b.iteration) } });
+      if (s.stats.iterationsDone >= o.iterations) return finish(s, o, out, `${s.stats.iterationsDone} iterations done`, e.now);
+      return budgetStep(s, o, out, e.now); // a finished iteration refines the budget's cost estimate
     }
     case 'metric':
-      return onMetric(s.stats, e.body);
+      onMetric(s.stats, e.body);
+      if (e.body.role === 'learner' && e.body.name === 'tokens')
+        for (const point of curveDue(spentTokens(s.stats), o, (s.curveTaken ??= new Set()))) {
+          s.curveTaken.add(point);
+          out.push({ type: 'snapshot', point, of: o.curvePoints ?? 0, tokens: spentTokens(s.stats) });
+        }
+      // Any count may be the one the budget's endgame waits for (an update's metrics arrive in any order).
+      return budgetStep(s, o, out, e.now);
     case 'issued':
       s.issuing = false;
       s.nextIteration = Math.max(s.nextIteration, e.next);
       s.stats.iterationsIssued = s.nextIteration;
       if (e.error !== undefined) return void out.push({ type: 'log', line: `cannot issue design jobs: ${e.error} (will retry on the next event)` });
-      return issue(s, o, out); // the version may have moved while publishing
+      return issue(s, o, out, e.now); // the version may have moved while publishing
     case 'viewTick':
       return void out.push({ type: 'view', text: renderView(s.stats, e.now, o) });
     case 'metricsTick':
-      return void out.push(metrics(s, 'tick', e.now));
+      out.push(metrics(s, 'tick', e.now));
+      return budgetStep(s, o, out, e.now); // a budget stop waiting for the learner's last count gives up after a while
     case 'timeUp':
       return finish(s, o, out, `${o.minutes} minutes elapsed`, e.now);
     case 'stop':
@@ -108,11 +144,42 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
   }
 }
 
-/** The iterations the schedule allows now, as design jobs (none while an issue is in progress or after the end). */
-export function issue(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorEffect[]): void {
+/** Only a run with a budget issues (or ends) on token counts; without one the schedule moves on versions alone. */
+function budgetStep(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorEffect[], now: number): void {
+  if (Number.isFinite(o.budgetTokens ?? Infinity)) issue(s, o, out, now);
+}
+
+/** How long a spent budget waits for the learner to account for the last iteration before the run ends anyway. */
+export const BUDGET_DRAIN_MS = 30_000;
+/** How long the endgame waits for the learner's counts to add up before it issues on what it has. */
+export const SETTLE_WAIT_MS = 10_000;
+
+/**
+ * The iterations the schedule and the budget allow now, as design jobs (none while an issue is in progress or after
+ * the end). With a budget, once nothing more may be issued and nothing is in flight, the run ends as soon as the
+ * learner has reported every iteration's update (so the last trained tokens are in the final line).
+ */
+export function issue(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorEffect[], now = 0): void {
   if (s.finished || s.issuing) return;
-  const its = issuable({ nextIteration: s.nextIteration, policyVersion: s.stats.policyVersion, baseVersion: s.baseVersion }, o);
+  const scheduled = issuable({ nextIteration: s.nextIteration, policyVersion: s.stats.policyVersion, baseVersion: s.baseVersion }, o);
+  // The learner reports a trajectory dropped on arrival only with its next update: when nothing is in flight and its
+  // counts still do not add up after SETTLE_WAIT_MS, the endgame goes on with what it has.
+  const idle = s.nextIteration === s.stats.iterationsDone && !settled(s.stats, s.nextIteration);
+  if (idle) s.settleWait ??= now;
+  else s.settleWait = undefined;
+  const allowed = budgetAllows(s.stats, s.nextIteration, o, idle && now - s.settleWait! >= SETTLE_WAIT_MS);
+  const its = scheduled.slice(0, allowed);
+  if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone && sampledCaughtUp(s.stats)) {
+    s.budgetSpent ??= { since: now };
+    // Everything labeled is applied or dropped by the learner, and every update's token count is in. (A trajectory
+    // dropped on arrival is only reported with a later update, so a last iteration dropped whole waits for the timeout.)
+    const counted = settled(s.stats, s.nextIteration);
+    if (counted || now - s.budgetSpent.since >= BUDGET_DRAIN_MS)
+      finish(s, o, out, `policy-token budget spent: ${spentTokens(s.stats)} of ${o.budgetTokens} tokens${counted ? '' : ' (the learner did not report its last update in time)'}`, now);
+    return;
+  }
   if (its.length === 0) return;
+  s.budgetSpent = undefined; // trained tokens came in under the estimate: one more iteration fits
   s.issuing = true;
   out.push({
     type: 'issue',
@@ -128,6 +195,20 @@ function archive(s: CoordinatorState, out: CoordinatorEffect[], kind: ArchiveKin
   if (s.archived.has(key)) return;
   s.archived.add(key);
   out.push(code === undefined ? { type: 'archive', kind, record } : { type: 'archive', kind, record, code });
+}
+
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** Tokens sampled by each role in a labeled batch's samples (4 bytes per packed token id). */
+export function labeledTokens(b: Body<typeof LabeledBatch>): { labeledDesigner: number; labeledAgent: number } {
+  let designer = 0, agent = 0;
+  for (const t of b.trajectories) {
+    let n = 0;
+    for (const x of t.samples) n += x.tokens.byteLength / 4;
+    if (t.role === 'designer') designer += n;
+    else agent += n;
+  }
+  return { labeledDesigner: designer, labeledAgent: agent };
 }
 
 function metrics(s: CoordinatorState, event: string, now: number): CoordinatorEffect {

@@ -13,6 +13,41 @@ export interface IterationStats {
   returnHintSum: number;
   returnNoHintSum: number;
   evaluated: number;
+  /** Evaluated environments whose hinted return reached τ, and their regret. */
+  feasible: number;
+  feasibleRegretSum: number;
+  designerRewardSum: number;
+  /** Accepted environments scored by the novelty index, and the novel ones among them. */
+  scored: number;
+  novel: number;
+  /** Policy tokens sampled for this iteration's jobs (the designer's and agent's reports). */
+  sampledTokens: number;
+  /** Of them, the tokens in its labeled batches (what the learner gets: the evaluator may leave hinted episodes out). */
+  labeledTokens: number;
+}
+
+/** Policy-token compute of the run. Sampled tokens are counted where they are produced: each designer job and agent
+ *  group reports the tokens its samples hold (`sample.tokens` metric, deduplicated by the stream per job), hinted
+ *  episodes included; trained tokens are the learner's per-update count. The labeled counts are the sampled tokens that
+ *  reached a labeled batch (what the learner may train on). */
+export interface TokenCounts {
+  sampledDesigner: number;
+  sampledAgent: number;
+  /** Sampled tokens of finished iterations (the budget's cost estimate). */
+  sampledDone: number;
+  trained: number;
+  /** Learner updates whose token count arrived. */
+  trainedUpdates: number;
+  labeledDesigner: number;
+  labeledAgent: number;
+}
+
+export interface NoveltyCounts {
+  scored: number;
+  novel: number;
+  libraryCopies: number;
+  librarySimilaritySum: number;
+  acceptedSimilaritySum: number;
 }
 
 export interface RunStats {
@@ -29,9 +64,17 @@ export interface RunStats {
   regretSum: number;
   returnHintSum: number;
   returnNoHintSum: number;
+  feasible: number;
+  feasibleRegretSum: number;
+  designerRewardSum: number;
+  tokens: TokenCounts;
+  /** The latest iterations' sampled tokens and the latest updates' trained tokens (the budget's cost estimate: an
+   *  iteration's cost drifts as the designer starts passing validation and the advantages stop being all zero). */
+  recentCost: { sampled: number[]; trained: number[] };
+  novelty: NoveltyCounts;
   policyVersion: number;
   /** From learner metrics when present. */
-  learner: { updates: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
+  learner: { updates: number; applied: number; lastReportedUpdate: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
   perIteration: Map<number, IterationStats>;
 }
 
@@ -50,8 +93,14 @@ export function emptyStats(now: number): RunStats {
     regretSum: 0,
     returnHintSum: 0,
     returnNoHintSum: 0,
+    feasible: 0,
+    feasibleRegretSum: 0,
+    designerRewardSum: 0,
+    tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
+    recentCost: { sampled: [], trained: [] },
+    novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
-    learner: { updates: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
+    learner: { updates: 0, applied: 0, lastReportedUpdate: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
   };
 }
@@ -59,7 +108,10 @@ export function emptyStats(now: number): RunStats {
 function iter(s: RunStats, i: number): IterationStats {
   let it = s.perIteration.get(i);
   if (!it) {
-    it = { iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0 };
+    it = {
+      iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
+      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, sampledTokens: 0, labeledTokens: 0,
+    };
     s.perIteration.set(i, it);
   }
   return it;
@@ -88,7 +140,32 @@ export interface LabeledSummary {
   regret?: number;
   returnHint?: number;
   returnNoHint?: number;
+  feasible?: boolean;
+  designerReward?: number;
   trajectories: number;
+  /** Tokens sampled by each role in this batch's samples. */
+  labeledDesigner?: number;
+  labeledAgent?: number;
+}
+
+/** The novelty of one accepted environment (eval/novelty.ts NoveltyReport, the fields the stats use). */
+export interface NoveltyScore {
+  novel: boolean;
+  libraryCopyOf: string | null;
+  maxLibrarySimilarity: number;
+  maxAcceptedSimilarity: number;
+}
+
+export function onNovelty(s: RunStats, iteration: number, r: NoveltyScore): void {
+  const n = s.novelty;
+  n.scored++;
+  if (r.novel) n.novel++;
+  if (r.libraryCopyOf !== null) n.libraryCopies++;
+  n.librarySimilaritySum += r.maxLibrarySimilarity;
+  n.acceptedSimilaritySum += r.maxAcceptedSimilarity;
+  const it = iter(s, iteration);
+  it.scored++;
+  if (r.novel) it.novel++;
 }
 
 /** Returns true when this batch completed its iteration (all its design jobs labeled). */
@@ -97,6 +174,17 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   s.trajectories += b.trajectories;
   const it = iter(s, b.iteration);
   it.labeled++;
+  s.tokens.labeledDesigner += b.labeledDesigner ?? 0;
+  s.tokens.labeledAgent += b.labeledAgent ?? 0;
+  it.labeledTokens += (b.labeledDesigner ?? 0) + (b.labeledAgent ?? 0);
+  s.designerRewardSum += b.designerReward ?? 0;
+  it.designerRewardSum += b.designerReward ?? 0;
+  if (b.accepted && b.regret !== undefined && b.feasible === true) {
+    s.feasible++;
+    it.feasible++;
+    s.feasibleRegretSum += b.regret;
+    it.feasibleRegretSum += b.regret;
+  }
   if (b.accepted && b.regret !== undefined) {
     s.evaluated++;
     it.evaluated++;
@@ -109,25 +197,69 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   }
   if (it.labeled === designsPerIteration) {
     s.iterationsDone++;
+    s.tokens.sampledDone += it.sampledTokens;
+    keepRecent(s.recentCost.sampled, it.sampledTokens);
     return true;
   }
   return false;
 }
 
+/** Iterations (and updates) the cost estimate looks back over. */
+export const RECENT_COST_WINDOW = 4;
+
+function keepRecent(xs: number[], x: number): void {
+  xs.push(x);
+  if (xs.length > RECENT_COST_WINDOW) xs.shift();
+}
+
 export function onMetric(s: RunStats, m: MetricBody): void {
+  if (m.name === 'sample.tokens' && (m.role === 'designer' || m.role === 'agent')) {
+    if (m.role === 'designer') s.tokens.sampledDesigner += m.value;
+    else s.tokens.sampledAgent += m.value;
+    const i = Number(m.tags?.iteration);
+    if (Number.isInteger(i) && i >= 0) iter(s, i).sampledTokens += m.value;
+    return;
+  }
   if (m.role !== 'learner') return;
   const l = s.learner;
-  if (m.name === 'updates') l.updates = m.value;
+  // An update's metrics arrive in any order: the highest update any of them names, so its token count can be awaited.
+  const u = Number(m.tags?.update);
+  if (Number.isInteger(u)) l.lastReportedUpdate = Math.max(l.lastReportedUpdate, u);
+  // Each update's own count (the coordinator reads the metrics stream from its start, so a resumed run counts again).
+  if (m.name === 'tokens') {
+    s.tokens.trained += m.value;
+    s.tokens.trainedUpdates++;
+    keepRecent(s.recentCost.trained, m.value);
+  } else if (m.name === 'updates') l.updates = m.value;
   // The learner reports each update's mean; the run's is the mean over updates.
   else if (m.name === 'staleness.mean') l.stalenessMean += (m.value - l.stalenessMean) / ++l.stalenessSamples;
   else if (m.name === 'staleness.max') l.stalenessMax = Math.max(l.stalenessMax, m.value);
   else if (m.name === 'staleness.p99') l.stalenessP99 = m.value;
   else if (m.name === 'dropped') l.dropped = m.value;
+  else if (m.name === 'applied') l.applied = m.value;
   else if (m.name === 'busy.fraction') l.busyFraction = m.value;
   else if (m.name === 'loss') l.loss = m.value;
 }
 
 const mean = (sum: number, n: number) => (n > 0 ? sum / n : NaN);
+
+/** Policy tokens spent so far: sampled by both roles plus trained. */
+export function spentTokens(s: RunStats): number {
+  return s.tokens.sampledDesigner + s.tokens.sampledAgent + s.tokens.trained;
+}
+
+/** The figures of one iteration, for its metrics.jsonl line. */
+export function iterationSummary(s: RunStats, i: number) {
+  const it = iter(s, i);
+  return {
+    index: i, proposed: it.proposed, accepted: it.accepted, rejected: it.rejected,
+    acceptance: mean(it.accepted, it.proposed),
+    meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
+    meanDesignerReward: mean(it.designerRewardSum, it.labeled),
+    meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
+    novelFraction: mean(it.novel, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
+  };
+}
 
 /** One flat summary record (a line of metrics.jsonl, the final JSON of a run). */
 export function summary(s: RunStats, now: number) {
@@ -141,11 +273,22 @@ export function summary(s: RunStats, now: number) {
     accepted: s.accepted,
     rejected: s.rejected,
     rejectedByStage: s.rejectedByStage,
-    meanRegret: mean(s.regretSum, s.evaluated),
+    // Regret means something only where the hinted agent can solve the environment: the headline is the feasible mean.
+    meanRegret: mean(s.feasibleRegretSum, s.feasible),
+    meanRegretAll: mean(s.regretSum, s.evaluated),
+    feasible: s.feasible,
+    evaluated: s.evaluated,
+    acceptance: mean(s.accepted, s.proposed),
+    meanDesignerReward: mean(s.designerRewardSum, s.labeledBatches),
     meanReturnHint: mean(s.returnHintSum, s.evaluated),
     meanReturnNoHint: mean(s.returnNoHintSum, s.evaluated),
     policyVersion: s.policyVersion,
     learner: s.learner,
+    tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s) },
+    novelty: {
+      scored: s.novelty.scored, novel: s.novelty.novel, libraryCopies: s.novelty.libraryCopies, novelFraction: mean(s.novelty.novel, s.novelty.scored),
+      meanLibrarySimilarity: mean(s.novelty.librarySimilaritySum, s.novelty.scored), meanAcceptedSimilarity: mean(s.novelty.acceptedSimilaritySum, s.novelty.scored),
+    },
     trajectories: s.trajectories,
     trajectoriesPerSec: s.trajectories / secs,
   };

@@ -3,7 +3,9 @@ import { summary, type RunStats } from './run-stats.js';
 
 const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 
-export function renderView(s: RunStats, now: number, target: { iterations: number; minutes: number }): string {
+const budget = (t: { budgetTokens?: number }): string => (t.budgetTokens !== undefined && Number.isFinite(t.budgetTokens) ? ` of ${t.budgetTokens}` : '');
+
+export function renderView(s: RunStats, now: number, target: { iterations: number; minutes: number; budgetTokens?: number }): string {
   const m = summary(s, now);
   const stages = Object.entries(m.rejectedByStage)
     .sort((a, b) => b[1] - a[1])
@@ -14,9 +16,11 @@ export function renderView(s: RunStats, now: number, target: { iterations: numbe
   return [
     `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
     `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
-    `regret        mean ${f(m.meanRegret)}   return with hint ${f(m.meanReturnHint)}   without ${f(m.meanReturnNoHint)}`,
+    `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}`,
+    `regret        mean ${f(m.meanRegret)} on ${m.feasible} feasible (all ${m.evaluated}: ${f(m.meanRegretAll)})   return with hint ${f(m.meanReturnHint)}   without ${f(m.meanReturnNoHint)}`,
     `learner       updates ${m.learner.updates}   loss ${f(m.learner.loss, 4)}   staleness mean ${f(m.learner.stalenessMean, 2)} max ${m.learner.stalenessMax}   dropped ${m.learner.dropped}   busy ${f(m.learner.busyFraction * 100, 0)}%`,
     `throughput    ${f(m.trajectoriesPerSec, 2)} trajectories/s   ${m.trajectories} trajectories`,
+    `policy tokens ${m.tokens.total}${budget(target)}   sampled designer ${m.tokens.sampledDesigner} agent ${m.tokens.sampledAgent}   trained ${m.tokens.trained}`,
   ].join('\n');
 }
 

@@ -6,7 +6,7 @@ t.test('run stats fold events and complete iterations', async (t) => {
   const s = emptyStats(0);
   onAccepted(s, 0);
   onRejected(s, 0, 'probes');
-  t.equal(onLabeled(s, { iteration: 0, accepted: true, regret: 0.5, returnHint: 0.75, returnNoHint: 0.25, trajectories: 9 }, 2), false);
+  t.equal(onLabeled(s, { iteration: 0, accepted: true, regret: 0.5, returnHint: 0.75, returnNoHint: 0.25, feasible: true, trajectories: 9 }, 2), false);
   t.equal(onLabeled(s, { iteration: 0, accepted: false, trajectories: 1 }, 2), true, 'the second labeled batch completes the iteration');
   const m = summary(s, 10_000);
   t.equal(m.meanRegret, 0.5);

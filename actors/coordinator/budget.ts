@@ -1,0 +1,87 @@
+// The policy-token budget of a run, pure: how many more iterations may be issued so that the run ends as near its
+// budget as whole iterations allow, and which learning-curve points the tokens spent so far have reached.
+//
+// Compute is counted in policy tokens: every token either role sampled (as the designer and agent jobs report them)
+// plus every token the learner trained on. An iteration is the unit of issue, so a run cannot stop mid-iteration.
+// Far from the budget the coordinator issues what the projection allows (tokens spent, plus what is owed by finished
+// iterations not yet trained and by iterations in flight, at the latest iterations' cost); in the last η + 2
+// iterations it issues one at a time on final counts, and the last only while at least half an iteration's cost is
+// left. So a run ends within about half an iteration of its budget whatever an iteration of it costs.
+import { spentTokens, type RunStats } from './run-stats.js';
+
+export interface BudgetLimits {
+  /** Policy tokens (sampled + trained) the run may spend; Infinity = unbounded. */
+  budgetTokens?: number;
+  /** Learning-curve points: snapshots of the learner's checkpoint at budget fractions 1/n .. (n−1)/n; 0 = none. */
+  curvePoints?: number;
+  /** η: how many iterations may be in flight (the endgame starts this many iterations plus two before the budget). */
+  maxStaleness?: number;
+}
+
+const budgetOf = (o: BudgetLimits): number => o.budgetTokens ?? Infinity;
+
+const mean = (xs: readonly number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;
+
+/** The cost of one iteration, sampled and trained, from the latest ones (null before one has finished). */
+export function iterationCost(s: RunStats): { sampled: number; trained: number } | null {
+  const done = s.iterationsDone;
+  if (done === 0) return null;
+  const r = s.recentCost;
+  const sampled = r.sampled.length ? mean(r.sampled) : s.tokens.sampledDone / done;
+  // The learner makes about one update per iteration (iteration-aligned mode); until one is counted, assume it trains
+  // what was sampled (an upper bound: hinted episodes and zero-advantage trajectories are not trained).
+  const trained = r.trained.length ? mean(r.trained) : sampled;
+  return { sampled, trained };
+}
+
+/** The sampled counts cover at least what the labeled batches hold. */
+export function sampledCaughtUp(s: RunStats): boolean {
+  const t = s.tokens;
+  return t.sampledDesigner >= t.labeledDesigner && t.sampledAgent >= t.labeledAgent;
+}
+
+/** Everything issued is labeled and accounted for by the learner: the tokens spent are final. */
+export function settled(s: RunStats, nextIteration: number): boolean {
+  const l = s.learner;
+  return nextIteration === s.iterationsDone && l.applied + l.dropped >= s.trajectories
+    && s.tokens.trainedUpdates >= Math.max(l.updates, l.lastReportedUpdate) && sampledCaughtUp(s);
+}
+
+/**
+ * How many iterations past `nextIteration` the budget lets the coordinator issue now (Infinity without a budget).
+ * Far from the budget it issues what fits at the estimated cost, so sampling keeps running ahead of the learner; within
+ * (η + 2) iterations of it, one iteration at a time and only on final counts (nothing in flight, the learner's count
+ * in), so the last decisions rest on what was spent, not on estimates.
+ */
+export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits, assumeSettled = false): number {
+  const budget = budgetOf(o);
+  if (!Number.isFinite(budget)) return Infinity;
+  const spent = spentTokens(s);
+  if (spent >= budget) return 0;
+  // Samples reach the labeled batches only after their job reported them; fewer reported than labeled means the
+  // metrics stream lags the others (a resumed coordinator replaying them): wait rather than issue on a low count.
+  if (!sampledCaughtUp(s)) return 0;
+  const inFlight = Math.max(0, nextIteration - s.iterationsDone);
+  const cost = iterationCost(s);
+  // Nothing to estimate from yet: one iteration at a time until the first is done.
+  if (cost === null) return inFlight === 0 ? 1 : 0;
+  const perIteration = cost.sampled + cost.trained;
+  if (perIteration <= 0) return 1;
+  // Still to come: the training of finished iterations not yet counted, and each iteration in flight at the
+  // estimated cost less what it has already sampled.
+  const owed = Math.max(0, s.iterationsDone - s.tokens.trainedUpdates) * cost.trained;
+  const inFlightSampled = s.tokens.sampledDesigner + s.tokens.sampledAgent - s.tokens.sampledDone;
+  const left = budget - spent - owed + inFlightSampled - inFlight * perIteration;
+  if (left < ((o.maxStaleness ?? 2) + 2) * perIteration)
+    return (settled(s, nextIteration) || (assumeSettled && nextIteration === s.iterationsDone)) && budget - spent >= perIteration / 2 ? 1 : 0;
+  return Math.max(0, Math.floor((left + perIteration / 2) / perIteration));
+}
+
+/** Curve points (1 .. curvePoints − 1) reached by `spent` and not yet taken; the last point is the final checkpoint. */
+export function curveDue(spent: number, o: BudgetLimits, taken: ReadonlySet<number>): number[] {
+  const budget = budgetOf(o), n = o.curvePoints ?? 0;
+  if (!Number.isFinite(budget) || n < 2) return [];
+  const due: number[] = [];
+  for (let j = 1; j < n; j++) if (!taken.has(j) && spent >= (j / n) * budget) due.push(j);
+  return due;
+}

@@ -1,0 +1,13 @@
+// Public entry of `spade experiment`: the arms, presets, the compute accounting read from runs, one arm run, the
+// learning curve, results.json and summary.md, and the command.
+export * from './errors.js';
+export { ARMS, ARM_NAMES, armRunName, isArmName, type ArmName, type ArmSpec } from './arms.js';
+export { PRESETS, resolveExperimentConfig, validateExperimentConfig, seedsOf, type ExperimentConfig, type ExperimentConfigInput, type ExperimentEvalOptions } from './presets.js';
+export { readRunMetrics, tokenAgreement, type RunMetrics, type RunTokens, type IterationFigures } from './accounting.js';
+export { armArgs, armState, finalCheckpointOf, finishedSince, runArm, type ArmRecord, type ArmState, type RunArmOptions } from './run-arm.js';
+export { curveCheckpoints, type CurveCheckpoint, type CurvePoint } from './curve.js';
+export { evaluateCached, prepareSuite, type CachedEval } from './evaluate.js';
+export { buildResults, type ExperimentResults, type ArmResult, type RunResult, type RunInput } from './results.js';
+export { formatSummary } from './summary.js';
+export { runExperiment, pinConfig, type ExperimentRunOptions } from './run-experiment.js';
+export { experimentCommand, EXPERIMENT_USAGE, type ExperimentCommandIo } from './cli.js';

@@ -1,0 +1,169 @@
+// results.json of an experiment, pure: the eval report of every final checkpoint (and the base), and per arm its runs'
+// compute, learning curves and loop figures, with the headline seed-paired difference SPADE − fixed environments.
+//
+// Seed pairing: run seed i of SPADE is paired with run seed i of the fixed baseline; each pair's held-out tables
+// (environments × eval seeds, the same episodes for both) are differenced cell by cell, the pairs' differences are
+// averaged, and the average goes through eval's two-level bootstrap (environments, then eval seeds). So the interval
+// covers environment and episode noise; with two run seeds it says little about run-to-run noise — that is what more
+// seeds are for.
+import { estimate, pairedDifference, type CheckpointResult, type EvalReport } from '../eval/index.js';
+import { tokenAgreement, type IterationFigures, type RunMetrics, type RunTokens } from './accounting.js';
+import type { ArmName } from './arms.js';
+import type { CurveCheckpoint, CurvePoint } from './curve.js';
+import type { CachedEval } from './evaluate.js';
+import type { ExperimentConfig } from './presets.js';
+
+type Ci = [number, number] | null;
+export interface Held { meanReturnNoHint: number | null; ci95NoHint: Ci; meanReturnHint: number | null; ci95Hint: Ci }
+
+export interface RunInput {
+  arm: ArmName;
+  seed: number;
+  runDir: string;
+  finalCheckpoint: string;
+  wallSec: number;
+  metrics: RunMetrics;
+  curve: CurveCheckpoint[];
+  /** The final checkpoint's evaluation. */
+  eval: CachedEval;
+  /** The intermediate curve points' (no hint); null without any. */
+  curveEval?: CachedEval | null;
+}
+
+export interface RunResult {
+  seed: number;
+  runDir: string;
+  finalCheckpoint: string;
+  tokens: RunTokens;
+  wallSec: number;
+  iterationsDone: number;
+  heldout: Held;
+  curve: CurvePoint[];
+  regret: RunMetrics['regret'];
+  acceptance: number | null;
+  meanDesignerReward: number | null;
+  novelFraction: number | null;
+  iterations: IterationFigures[];
+}
+
+export interface ArmResult {
+  seeds: number;
+  tokens: { mean: number; min: number; max: number };
+  wallSec: { mean: number; total: number };
+  /** Held-out return of the arm: the runs' tables averaged cell by cell, then the two-level bootstrap. */
+  heldout: Held;
+  /** Mean over runs at each budget fraction. */
+  curve: { fraction: number; tokens: number; meanReturnNoHint: number | null }[];
+  regret: { feasibleMean: number | null; allMean: number | null };
+  acceptance: number | null;
+  meanDesignerReward: number | null;
+  novelFraction: number | null;
+  runs: RunResult[];
+}
+
+export interface ExperimentResults {
+  experiment: { preset: string; budgetTokens: number; arms: ArmName[]; seeds: Record<string, number>; baseCheckpoint: string; curvePoints: number; set: Record<string, unknown>; eval: ExperimentConfig['eval'] };
+  /** Every final checkpoint's eval result (and the base's), one report per arm run as `spade eval --json` writes it. */
+  eval: { base: EvalReport; runs: Record<string, EvalReport>; curves: Record<string, EvalReport> };
+  base: CheckpointResult;
+  arms: Partial<Record<ArmName, ArmResult>>;
+  accounting: { totals: Record<string, number>; spread: number; maxOverMin: number; within5Percent: boolean };
+  heldout: { spadeMinusFixed: { mean: number; ci95: [number, number]; pairs: number } | null; minusBase: Partial<Record<ArmName, { mean: number; ci95: [number, number] } | null>> };
+  /** The SPADE arm's (null without it). */
+  novelFraction: number | null;
+  regret: { feasibleMean: number | null; allMean: number | null };
+}
+
+type Table = number[][];
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const meanOrNull = (xs: readonly (number | null)[]): number | null => {
+  const ok = xs.filter((x): x is number => x !== null);
+  return ok.length ? mean(ok) : null;
+};
+
+/** The no-hint (or hint) table of one checkpoint of a cached eval, over `keys`. */
+function tableOf(e: CachedEval, checkpoint: string, keys: readonly string[], hint: boolean): Table | null {
+  const r = e.returns.find((x) => x.checkpoint === checkpoint);
+  if (!r) return null;
+  const rows = keys.map((k) => (hint ? r.envs[k]?.hint : r.envs[k]?.noHint) ?? null);
+  return rows.some((x) => x === null) ? null : (rows as Table);
+}
+
+const averageTables = (ts: readonly Table[]): Table => ts[0]!.map((row, i) => row.map((_, j) => mean(ts.map((t) => t[i]![j]!))));
+
+function held(tablesNo: Table[], tablesHint: Table[], resamples: number): Held {
+  const n = tablesNo.length && tablesNo[0]!.length ? estimate(averageTables(tablesNo), { resamples }) : null;
+  const h = tablesHint.length && tablesHint[0]!.length ? estimate(averageTables(tablesHint), { resamples }) : null;
+  return { meanReturnNoHint: n?.mean ?? null, ci95NoHint: n?.ci95 ?? null, meanReturnHint: h?.mean ?? null, ci95Hint: h?.ci95 ?? null };
+}
+
+export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoint: string, runs: readonly RunInput[]): ExperimentResults {
+  const resamples = c.eval.resamples;
+  // Environments every checkpoint played (validation is per call; a module that flaked invalid in one is left out).
+  const keys = Object.keys(base.report.results[0]!.envs).filter((k) => runs.every((r) => r.eval.returns.every((x) => k in x.envs)));
+  const finalNo = (r: RunInput) => tableOf(r.eval, r.finalCheckpoint, keys, false)!;
+  const finalHint = (r: RunInput) => (c.eval.hint ? tableOf(r.eval, r.finalCheckpoint, keys, true) : null);
+  const baseNo = tableOf(base, baseCheckpoint, keys, false)!;
+  const arms: ExperimentResults['arms'] = {};
+  const minusBase: ExperimentResults['heldout']['minusBase'] = {};
+  for (const arm of c.arms) {
+    const rs = runs.filter((r) => r.arm === arm).sort((a, b) => a.seed - b.seed);
+    if (rs.length === 0) continue;
+    const runResults = rs.map((r): RunResult => {
+      return {
+        seed: r.seed, runDir: r.runDir, finalCheckpoint: r.finalCheckpoint, tokens: r.metrics.tokens, wallSec: r.wallSec, iterationsDone: r.metrics.iterationsDone,
+        heldout: held([finalNo(r)], c.eval.hint ? [finalHint(r)!] : [], resamples),
+        curve: r.curve.map((p) => {
+          const pr = [...r.eval.report.results, ...(r.curveEval?.report.results ?? [])].find((x) => x.checkpoint === p.checkpoint);
+          return { fraction: p.fraction, tokens: p.tokens, meanReturnNoHint: pr?.meanReturnNoHint ?? null, ci95NoHint: pr?.ci95NoHint ?? null };
+        }),
+        regret: r.metrics.regret, acceptance: r.metrics.acceptance, meanDesignerReward: r.metrics.meanDesignerReward,
+        novelFraction: r.metrics.novelty.novelFraction, iterations: r.metrics.iterations,
+      };
+    });
+    const fractions = [...new Set(runResults.flatMap((r) => r.curve.map((p) => p.fraction)))].sort((a, b) => a - b);
+    const totals = runResults.map((r) => r.tokens.total);
+    const novel = rs.reduce((a, r) => a + r.metrics.novelty.novel, 0), scored = rs.reduce((a, r) => a + r.metrics.novelty.scored, 0);
+    arms[arm] = {
+      seeds: rs.length,
+      tokens: { mean: mean(totals), min: Math.min(...totals), max: Math.max(...totals) },
+      wallSec: { mean: mean(runResults.map((r) => r.wallSec)), total: runResults.reduce((a, r) => a + r.wallSec, 0) },
+      heldout: held(rs.map(finalNo), c.eval.hint ? rs.map((r) => finalHint(r)!) : [], resamples),
+      curve: fractions.map((f) => {
+        const pts = runResults.map((r) => r.curve.find((p) => p.fraction === f)).filter((p): p is CurvePoint => p !== undefined);
+        return { fraction: f, tokens: mean(pts.map((p) => p.tokens)), meanReturnNoHint: meanOrNull(pts.map((p) => p.meanReturnNoHint)) };
+      }),
+      regret: { feasibleMean: meanOrNull(runResults.map((r) => r.regret.feasibleMean)), allMean: meanOrNull(runResults.map((r) => r.regret.allMean)) },
+      acceptance: meanOrNull(runResults.map((r) => r.acceptance)),
+      meanDesignerReward: meanOrNull(runResults.map((r) => r.meanDesignerReward)),
+      novelFraction: scored > 0 ? novel / scored : null,
+      runs: runResults,
+    };
+    const d = keys.length ? pairedDifference(averageTables(rs.map(finalNo)), baseNo, { resamples }) : null;
+    minusBase[arm] = d ? { mean: d.mean, ci95: d.ci95 } : null;
+  }
+  const spade = runs.filter((r) => r.arm === 'spade').sort((a, b) => a.seed - b.seed);
+  const fixed = runs.filter((r) => r.arm === 'fixed-envs').sort((a, b) => a.seed - b.seed);
+  const pairs = Math.min(spade.length, fixed.length);
+  let spadeMinusFixed: ExperimentResults['heldout']['spadeMinusFixed'] = null;
+  if (pairs > 0 && keys.length > 0) {
+    const a = averageTables(spade.slice(0, pairs).map(finalNo)), b = averageTables(fixed.slice(0, pairs).map(finalNo));
+    const d = pairedDifference(a, b, { resamples });
+    if (d) spadeMinusFixed = { mean: d.mean, ci95: d.ci95, pairs };
+  }
+  const totals = Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.metrics.tokens.total]));
+  const agree = tokenAgreement(Object.values(totals));
+  return {
+    experiment: {
+      preset: c.preset, budgetTokens: c.budgetTokens, arms: c.arms, seeds: Object.fromEntries(c.arms.map((a) => [a, arms[a]?.seeds ?? 0])),
+      baseCheckpoint: c.baseCheckpoint, curvePoints: c.curvePoints, set: c.set, eval: c.eval,
+    },
+    eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])), curves: Object.fromEntries(runs.filter((r) => r.curveEval).map((r) => [`${r.arm}-s${r.seed}`, r.curveEval!.report])) },
+    base: base.report.results[0]!,
+    arms,
+    accounting: { totals, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },
+    heldout: { spadeMinusFixed, minusBase },
+    novelFraction: arms.spade?.novelFraction ?? null,
+    regret: { feasibleMean: arms.spade?.regret.feasibleMean ?? null, allMean: arms.spade?.regret.allMean ?? null },
+  };
+}

@@ -1,0 +1,40 @@
+// summary.md of an experiment: the paper-style table (one row per arm: run seeds, policy tokens, wall-clock,
+// held-out no-hint and hint return with 95% CI, regret on feasible environments, acceptance, novel fraction), the
+// headline paired difference, the learning curves and the compute agreement.
+import type { ExperimentResults } from './results.js';
+
+const f = (x: number | null | undefined, d = 3): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
+const ci = (c: [number, number] | null): string => (c ? ` [${f(c[0])}, ${f(c[1])}]` : '');
+const k = (n: number): string => (n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : String(Math.round(n)));
+
+export function formatSummary(r: ExperimentResults): string {
+  const e = r.experiment;
+  const lines = [
+    `# Experiment (${e.preset})`,
+    '',
+    `Every arm starts from \`${e.baseCheckpoint}\` and runs to ${e.budgetTokens} policy tokens (sampled by the designer and the agent, plus trained by the learner; the designer's are charged to the arms that design). Held-out: \`${e.eval.suite}\`${e.eval.files.length ? ` (${e.eval.files.length} modules)` : ''}, ${e.eval.seeds} seeds from ${e.eval.firstSeed}; 95% intervals by ${r.eval.base.bootstrap}.`,
+    '',
+    '| arm | seeds | policy tokens | wall (min) | held-out no hint | held-out hint | regret (feasible) | acceptance | novel |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| base checkpoint | — | 0 | — | ${f(r.base.meanReturnNoHint)}${ci(r.base.ci95NoHint)} | ${f(r.base.meanReturnHint)}${ci(r.base.ci95Hint)} | — | — | — |`,
+  ];
+  for (const arm of e.arms) {
+    const a = r.arms[arm];
+    if (!a) continue;
+    lines.push(`| ${arm} | ${a.seeds} | ${k(a.tokens.mean)} | ${f(a.wallSec.mean / 60, 1)} | ${f(a.heldout.meanReturnNoHint)}${ci(a.heldout.ci95NoHint)} | ${f(a.heldout.meanReturnHint)}${ci(a.heldout.ci95Hint)} | ${f(a.regret.feasibleMean)} | ${f(a.acceptance, 2)} | ${f(a.novelFraction, 2)} |`);
+  }
+  const d = r.heldout.spadeMinusFixed;
+  lines.push('', d
+    ? `**SPADE − fixed environments**, held-out no-hint return, seed-paired (${d.pairs} pair${d.pairs > 1 ? 's' : ''}): ${f(d.mean)}${ci(d.ci95)}${d.ci95[0] > 0 ? ' — SPADE ahead' : d.ci95[1] < 0 ? ' — the fixed baseline ahead' : ' — no difference the interval can tell apart from zero'}.`
+    : '**SPADE − fixed environments**: not measured (both arms are needed).');
+  lines.push('', `Compute agreement: run totals ${Object.entries(r.accounting.totals).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
+  // Arms may have different points (a run that ended before a snapshot's checkpoint lacks it): one column per fraction.
+  const fractions = [...new Set(e.arms.flatMap((a) => (r.arms[a]?.curve ?? []).map((p) => p.fraction)))].sort((x, y) => x - y);
+  lines.push('', '## Learning curves (held-out no-hint return at budget fractions)', '', `| arm | ${fractions.map((fr) => `${Math.round(fr * 100)}%`).join(' | ')} |`, `|---|${fractions.map(() => '---|').join('')}`);
+  for (const arm of e.arms) {
+    const a = r.arms[arm];
+    if (a) lines.push(`| ${arm} | ${fractions.map((fr) => f(a.curve.find((p) => p.fraction === fr)?.meanReturnNoHint)).join(' | ')} |`);
+  }
+  lines.push('', `Regret is the mean over feasible environments (hinted return ≥ τ); novel = neither a library copy nor within Jaccard 0.8 of a library module or an earlier accepted environment. Per-iteration figures and every eval report: results.json.`);
+  return `${lines.join('\n')}\n`;
+}
