@@ -1,16 +1,16 @@
-// Held-out reasoning (variant of library remainder-puzzle): a number up to 20 from its remainders by 4 and by 5.
+// Held-out reasoning (variant of library remainder-puzzle): a number up to 60 from its remainders by 3, 4 and 5.
 export const spec = {
   name: 'remainder-small',
-  description: 'I think of a whole number from 1 to 20. I tell you its remainders when divided by 4 and by 5. Answer with the number. Two tries.',
-  hint: 'Of the candidates, exactly four have the right remainder by 5: list them and keep the one whose remainder by 4 also fits.',
+  description: 'I think of a whole number from 1 to 60. I tell you its remainders when divided by 3, by 4 and by 5. Answer with the number. Two tries.',
+  hint: 'Of the candidates, exactly twelve have the right remainder by 5: keep those whose remainder by 4 also fits, then the one whose remainder by 3 does.',
   maxTurns: 2,
 };
 
 export default class Env {
   reset(seed) {
-    this.n = kit.randInt(1, 20);
+    this.n = kit.randInt(1, 60);
     this.left = 2;
-    return { observation: `Divided by 4 it leaves ${this.n % 4}; divided by 5 it leaves ${this.n % 5}. Which number from 1 to 20?` };
+    return { observation: `Divided by 3 it leaves ${this.n % 3}; divided by 4 it leaves ${this.n % 4}; divided by 5 it leaves ${this.n % 5}. Which number from 1 to 60?` };
   }
   step(action) {
     const g = kit.parseNumber(action);
@@ -21,6 +21,6 @@ export default class Env {
 }
 
 export function oracle(observation, history) {
-  const [, r4, , r5] = kit.parseNumbers(history.length ? history[0].observation : observation);
-  return String(kit.range(1, 21).find((n) => n % 4 === r4 && n % 5 === r5));
+  const [, r3, , r4, , r5] = kit.parseNumbers(history.length ? history[0].observation : observation);
+  return String(kit.range(1, 61).find((n) => n % 3 === r3 && n % 4 === r4 && n % 5 === r5));
 }
