@@ -49,6 +49,11 @@ export class KvBatch {
     return bias;
   }
 
+  /** Row r's keys/values (valid slots only, in position order), per layer (K, L, D). */
+  rowKv(r: number): { k: Floats[]; v: Floats[]; length: number } {
+    return compactRow(this.k, this.v, r, this.capacity, this.valid[r]!, this.kvHeads, this.headSize);
+  }
+
   /** Makes room for one more slot, so the next decode step's keys can be written after it runs. */
   reserve(): void {
     if (this.used >= this.capacity) this.repack([...this.valid.keys()], [], this.used + 1);
@@ -102,6 +107,26 @@ export class KvBatch {
     this.used = longest;
     this.valid = srcs.map((s) => { const m = new Uint8Array(P); m.fill(1, 0, s.slots.length); return m; });
   }
+}
+
+/** Row `row`'s valid slots of per-layer (B, K, P, D) buffers, compacted to (K, L, D) per layer, in slot order. */
+export function compactRow(k: readonly Floats[], v: readonly Floats[], row: number, P: number, valid: Uint8Array, kvHeads: number, headSize: number): { k: Floats[]; v: Floats[]; length: number } {
+  const K = kvHeads, D = headSize, slots = validSlots(valid), L = slots.length, runs = runsOf(slots);
+  const one = (src: Floats): Floats => {
+    const out = new (src.constructor as Float32ArrayConstructor)(K * L * D);
+    for (let h = 0; h < K; h++) {
+      const from0 = (row * K + h) * P * D;
+      for (const [a, z, at] of runs) out.set(src.subarray(from0 + a * D, from0 + z * D), (h * L + at) * D);
+    }
+    return out;
+  };
+  return { k: k.map(one), v: v.map(one), length: L };
+}
+
+/** A joiner's keys/values compacted as compactRow does. */
+export function compactJoiner(j: Joiner): { k: Floats[]; v: Floats[]; length: number } {
+  const data = (t: ort.Tensor): Floats => t.data as Floats;
+  return compactRow(j.cache.k.map(data), j.cache.v.map(data), j.row, j.cache.k[0]!.dims[2]!, j.valid, j.cache.k[0]!.dims[1]!, j.cache.k[0]!.dims[3]!);
 }
 
 function validSlots(v: Uint8Array): number[] {
