@@ -1,7 +1,7 @@
 // Batched generation over concurrent requests: a request that arrives while a batch runs is prefilled and joins at
 // the next decode step; weights swap only between steps, and every token records the policy version that sampled it.
 import { KvBatch, compactJoiner, type Joiner } from './kv-batch.js';
-import { PrefixCache, suffixPrefill, type PrefixCacheStats, type PrefixHit } from './prefix-cache.js';
+import { PrefixCache, bySuffixLength, suffixPrefill, type PrefixCacheStats, type PrefixHit } from './prefix-cache.js';
 import { ModelOptionError } from '../errors.js';
 import { SamplerClosedError, StaleWeightsError } from './errors.js';
 import type { KvCache, ModelSession, Weights } from '../session.js';
@@ -245,7 +245,7 @@ export class Sampler {
       if (hit) hits.set(row, hit);
     }
     const ran: Prefilled = new Map();
-    if (hits.size) await this.prefillSuffixes([...hits].map(([row, hit]) => ({ row, prompt: row.prompt, hit })), ran);
+    for (const group of bySuffixLength([...hits].map(([row, hit]) => ({ row, prompt: row.prompt, hit })))) await this.prefillSuffixes(group, ran);
     const full = rows.filter((r) => !hits.has(r));
     if (full.length) await this.prefill(full, ran);
     this.admitting = [];
