@@ -56,9 +56,14 @@ async function retryTimeouts<T>(retries: number, call: () => Promise<T>): Promis
  * step each other's instance (a collision would only cost a replay, except when both sit at the same turn).
  */
 export async function playEpisode(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, attempt: string, signal?: AbortSignal): Promise<Episode> {
-  const ep = await play(env, plan, deps, `${plan.trajId}@${attempt}`, signal);
-  (deps.sandbox as { release?: (episodeId: string) => void }).release?.(`${plan.trajId}@${attempt}`);
-  return ep;
+  const episodeId = `${plan.trajId}@${attempt}`;
+  try {
+    const ep = await play(env, plan, deps, episodeId, signal);
+    (deps.sandbox as { release?: (episodeId: string) => void }).release?.(episodeId);
+    return ep;
+  } finally {
+    deps.policy.release?.(episodeId); // the sampler's prefix cache for its turns
+  }
 }
 
 async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episodeId: string, signal?: AbortSignal): Promise<Episode> {
@@ -87,7 +92,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
       description: env.spec.description, ...(plan.hinted ? { hint } : {}), history, observation, maxPromptTokens,
     });
     const sample = await policy.sample(prompt, {
-      maxTokens: o.agent.maxTokens, temperature: o.agent.temperature, topP: o.agent.topP, role: 'agent', ...(signal ? { signal } : {}),
+      maxTokens: o.agent.maxTokens, temperature: o.agent.temperature, topP: o.agent.topP, role: 'agent', cacheKey: episodeId, ...(signal ? { signal } : {}),
     });
     signal?.throwIfAborted(); // a cancelled generation is cut short: the job is retried, not recorded
     ep.turns.push(sample);

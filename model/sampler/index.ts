@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './token-pick.js';
 export * from './kv-batch.js';
 export * from './thread.js';
+export * from './prefix-cache.js';

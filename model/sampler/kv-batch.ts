@@ -25,6 +25,13 @@ export class KvBatch {
   private capacity = 0;
   /** Slots [0, used) have been written for some row; the next decode step writes slot `used`. */
   private used = 0;
+  /**
+   * The buffers before the last repack, reused by the next one when big enough: the batch repacks whenever a row
+   * leaves or joins (every few steps with many short generations), and allocating (zero-filling) then collecting
+   * a fresh (B, K, capacity, D) per layer each time cost about as much as copying. Buffers hold 8-row blocks, so a
+   * batch that grows or shrinks by a few rows fits. Slots no row holds keep old keys/values: finite, and masked.
+   */
+  private spare: { k: Floats[]; v: Floats[] } | null = null;
 
   constructor(readonly layers: number, readonly kvHeads: number, readonly headSize: number, readonly dtype: 'float32' | 'float64', readonly minCapacity = 16) {}
 
@@ -38,7 +45,9 @@ export class KvBatch {
   /** The buffers as graph feeds (views, no copy): past.<i>.k / past.<i>.v (B, K, capacity, D). */
   feeds(): KvCache {
     const dims = [this.rows, this.kvHeads, this.capacity, this.headSize];
-    return { k: this.k.map((a) => new ort.Tensor(this.dtype, a, dims)), v: this.v.map((a) => new ort.Tensor(this.dtype, a, dims)) };
+    const n = this.rows * this.kvHeads * this.capacity * this.headSize; // the first B rows of 8-row blocks
+    const view = (a: Floats): ort.Tensor => new ort.Tensor(this.dtype, a.length === n ? a : a.subarray(0, n), dims);
+    return { k: this.k.map(view), v: this.v.map(view) };
   }
 
   /** Additive bias (B, 1, capacity+1) for a decode step: each row sees its valid slots and the new token. */
@@ -47,6 +56,11 @@ export class KvBatch {
     const bias = this.alloc(this.rows * (P + 1));
     this.valid.forEach((v, r) => { for (let j = 0; j < P; j++) if (!v[j]) bias[r * (P + 1) + j] = MASKED; });
     return bias;
+  }
+
+  /** Row r's keys/values (valid slots only, in position order), per layer (K, L, D). */
+  rowKv(r: number): { k: Floats[]; v: Floats[]; length: number } {
+    return compactRow(this.k, this.v, r, this.capacity, this.valid[r]!, this.kvHeads, this.headSize);
   }
 
   /** Makes room for one more slot, so the next decode step's keys can be written after it runs. */
@@ -83,8 +97,10 @@ export class KvBatch {
     const longest = Math.max(0, ...srcs.map((s) => s.slots.length));
     const P = B === 0 ? 0 : Math.max(this.minCapacity, nextPow2(Math.max(longest + 1, atLeast)));
     const runs = srcs.map((s) => runsOf(s.slots));
+    const need = B * K * P * D, room = Math.ceil(B / 8) * 8 * K * P * D;
+    const spare = this.spare && this.spare.k[0]!.length >= need && this.spare.k[0]!.length <= room ? this.spare : null;
     const pack = (which: 'k' | 'v', l: number): Floats => {
-      const out = this.alloc(B * K * P * D);
+      const out = spare ? spare[which][l]! : this.alloc(room);
       srcs.forEach((s, b) => {
         const src = s[which][l]!;
         for (let h = 0; h < K; h++) {
@@ -96,12 +112,33 @@ export class KvBatch {
     };
     const k = Array.from({ length: this.layers }, (_, l) => pack('k', l));
     const v = Array.from({ length: this.layers }, (_, l) => pack('v', l));
+    this.spare = B > 0 && this.k.length ? { k: this.k, v: this.v } : null;
     this.k = k;
     this.v = v;
     this.capacity = P;
     this.used = longest;
     this.valid = srcs.map((s) => { const m = new Uint8Array(P); m.fill(1, 0, s.slots.length); return m; });
   }
+}
+
+/** Row `row`'s valid slots of per-layer (B, K, P, D) buffers, compacted to (K, L, D) per layer, in slot order. */
+export function compactRow(k: readonly Floats[], v: readonly Floats[], row: number, P: number, valid: Uint8Array, kvHeads: number, headSize: number): { k: Floats[]; v: Floats[]; length: number } {
+  const K = kvHeads, D = headSize, slots = validSlots(valid), L = slots.length, runs = runsOf(slots);
+  const one = (src: Floats): Floats => {
+    const out = new (src.constructor as Float32ArrayConstructor)(K * L * D);
+    for (let h = 0; h < K; h++) {
+      const from0 = (row * K + h) * P * D;
+      for (const [a, z, at] of runs) out.set(src.subarray(from0 + a * D, from0 + z * D), (h * L + at) * D);
+    }
+    return out;
+  };
+  return { k: k.map(one), v: v.map(one), length: L };
+}
+
+/** A joiner's keys/values compacted as compactRow does. */
+export function compactJoiner(j: Joiner): { k: Floats[]; v: Floats[]; length: number } {
+  const data = (t: ort.Tensor): Floats => t.data as Floats;
+  return compactRow(j.cache.k.map(data), j.cache.v.map(data), j.row, j.cache.k[0]!.dims[2]!, j.valid, j.cache.k[0]!.dims[1]!, j.cache.k[0]!.dims[3]!);
 }
 
 function validSlots(v: Uint8Array): number[] {

@@ -21,9 +21,20 @@ export interface SamplerOptions {
    * must then not change in place: new weights come through setWeights.
    */
   bakeWeights?: boolean;
+  /**
+   * Prefix KV cache (prefix-cache.ts) for requests with a cacheKey: bytes of keys/values kept over all keys (0 = off)
+   * and most keys kept; the least recently stored go first. 512 MiB holds 128 of the base model's 1024-token prompts
+   * (4 KiB per token), twice the 64 episodes `spade eval` plays at a time.
+   */
+  prefixCacheBytes?: number;
+  prefixCacheEntries?: number;
+  /** A cached prefix shorter than this many tokens is not used (the request joins the batch's full prefill). */
+  prefixMinReuse?: number;
 }
 
-export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0, bakeWeights: true };
+export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0, bakeWeights: true,
+  prefixCacheBytes: 512 * 2 ** 20, prefixCacheEntries: 1024, prefixMinReuse: 8,
+};
 
 export function validateSamplerOptions(o: SamplerOptions = {}): Required<SamplerOptions> {
   const r = { ...DEFAULT_SAMPLER_OPTIONS, ...o };
@@ -31,6 +42,9 @@ export function validateSamplerOptions(o: SamplerOptions = {}): Required<Sampler
   if (!Array.isArray(r.stopTokens) || r.stopTokens.some((t) => !Number.isInteger(t))) throw new ModelOptionError('stopTokens', 'an array of token ids', r.stopTokens);
   if (!Number.isInteger(r.seed)) throw new ModelOptionError('seed', 'an integer', r.seed);
   if (typeof r.bakeWeights !== 'boolean') throw new ModelOptionError('bakeWeights', 'a boolean', r.bakeWeights);
+  if (!Number.isInteger(r.prefixCacheBytes) || r.prefixCacheBytes < 0) throw new ModelOptionError('prefixCacheBytes', 'an integer >= 0', r.prefixCacheBytes);
+  if (!Number.isInteger(r.prefixCacheEntries) || r.prefixCacheEntries < 0) throw new ModelOptionError('prefixCacheEntries', 'an integer >= 0', r.prefixCacheEntries);
+  if (!Number.isInteger(r.prefixMinReuse) || r.prefixMinReuse < 1) throw new ModelOptionError('prefixMinReuse', 'a positive integer', r.prefixMinReuse);
   return r;
 }
 
@@ -43,6 +57,12 @@ export interface SampleRequest {
   /** Strings that end the generation; the text is cut before the first one. */
   stop?: string[];
   signal?: AbortSignal;
+  /**
+   * Keeps this generation's keys/values under the key when it ends (stop, length or context), and starts from the
+   * key's cached ones when its prompt begins with the same tokens (e.g. one key per episode: each turn's prompt
+   * extends the last). Results equal a full prefill's within float rounding.
+   */
+  cacheKey?: string;
 }
 
 export type FinishReason = 'stop' | 'length' | 'context' | 'cancelled';

@@ -1,6 +1,7 @@
 // Batched generation over concurrent requests: a request that arrives while a batch runs is prefilled and joins at
 // the next decode step; weights swap only between steps, and every token records the policy version that sampled it.
-import { KvBatch, type Joiner } from './kv-batch.js';
+import { KvBatch, compactJoiner, type Joiner } from './kv-batch.js';
+import { PrefixCache, bySuffixLength, suffixPrefill, type PrefixCacheStats, type PrefixHit } from './prefix-cache.js';
 import { ModelOptionError } from '../errors.js';
 import { SamplerClosedError, StaleWeightsError } from './errors.js';
 import type { KvCache, ModelSession, Weights } from '../session.js';
@@ -14,17 +15,22 @@ export {
 } from './options.js';
 
 interface Row {
-  req: Required<Omit<SampleRequest, 'signal' | 'prompt'>> & { signal?: AbortSignal };
+  req: Required<Omit<SampleRequest, 'signal' | 'prompt' | 'cacheKey'>> & { signal?: AbortSignal; cacheKey?: string };
   prompt: number[];
   out: SampleOutput;
   /** Tokens in the cache so far; the next fed token sits at this position. */
   len: number;
   last: number;
+  /** Weights version of the keys/values in the cache (a row that runs across a swap holds two and is not kept). */
+  kvVersion: number;
   done: FinishReason | null;
   settled: boolean;
   resolve: (o: SampleOutput) => void;
   reject: (e: unknown) => void;
 }
+
+/** Per admitted row: the prefill output holding its first token's log-probs (row b), and its keys/values. */
+type Prefilled = Map<Row, { logp: Float32Array | Float64Array; b: number; slot: Joiner }>;
 
 export class Sampler {
   readonly options: Required<SamplerOptions>;
@@ -36,6 +42,7 @@ export class Sampler {
   /** Rows taken from pending whose prefill is in flight. */
   private admitting: Row[] = [];
   private batch: KvBatch;
+  private readonly prefix: PrefixCache | null;
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly uniform: () => number;
@@ -53,6 +60,8 @@ export class Sampler {
     this.uniform = seededUniform(this.options.seed);
     const c = session.config;
     this.batch = new KvBatch(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
+    const o = this.options;
+    this.prefix = o.prefixCacheBytes > 0 && o.prefixCacheEntries > 0 ? new PrefixCache(o.prefixCacheBytes, o.prefixCacheEntries, o.prefixMinReuse) : null;
     void this.bake(weights);
   }
 
@@ -64,6 +73,10 @@ export class Sampler {
 
   get policyVersion(): number { return this.next?.version ?? this.version; }
   get activeRows(): number { return this.rows.length; }
+  get prefixStats(): PrefixCacheStats | null { return this.prefix?.stats ?? null; }
+
+  /** Drops the keys/values kept under `key` (its episode ended); a running request with the key still keeps its own. */
+  release(key: string): void { this.prefix?.release(key); }
 
   /** New weights take effect before the next step; tokens already sampled keep their version. */
   setWeights(weights: Weights, version: number): void {
@@ -83,7 +96,7 @@ export class Sampler {
     }
     return new Promise((resolve, reject) => {
       const row: Row = {
-        req, prompt, len: 0, last: -1, done: null, settled: false, resolve, reject,
+        req, prompt, len: 0, last: -1, kvVersion: -1, done: null, settled: false, resolve, reject,
         out: { text: '', tokens: [], logprobs: [], sampleLogprobs: [], versions: [], version: -1, finishReason: 'length' },
       };
       if (req.signal?.aborted) return this.finish(row, 'cancelled');
@@ -103,8 +116,9 @@ export class Sampler {
   private validateRequest(request: SampleRequest): { req: Row['req']; prompt: number[] } {
     const req = {
       temperature: request.temperature ?? 1, topP: request.topP ?? 1, maxTokens: request.maxTokens ?? 64, stop: request.stop ?? [],
-      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.signal ? { signal: request.signal } : {}), ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
     };
+    if (req.cacheKey !== undefined && (typeof req.cacheKey !== 'string' || req.cacheKey === '')) throw new ModelOptionError('cacheKey', 'a non-empty string', req.cacheKey);
     if (!(req.temperature >= 0)) throw new ModelOptionError('temperature', 'a number >= 0', req.temperature);
     if (!(req.topP > 0 && req.topP <= 1)) throw new ModelOptionError('topP', 'a number in (0, 1]', req.topP);
     if (!Number.isInteger(req.maxTokens) || req.maxTokens < 1) throw new ModelOptionError('maxTokens', 'a positive integer', req.maxTokens);
@@ -177,12 +191,22 @@ export class Sampler {
         if (this.next) {
           ({ weights: this.weights, version: this.version } = this.next);
           this.next = null;
+          this.prefix?.clear(); // computed with the old weights
         }
         const joining = await this.admit();
-        for (const j of joining) if (j.row.done) this.finish(j.row, j.row.done); // finished on its first token
+        for (const j of joining) {
+          if (!j.row.done) continue;
+          // Finished on its first token.
+          this.keepPrefix(j.row, () => compactJoiner(j.slot));
+          this.finish(j.row, j.row.done);
+        }
         const joiners = joining.filter((j) => !j.row.done);
         const keep = this.rows.flatMap((r, i) => (r.done ? [] : [i]));
-        for (const r of this.rows) if (r.done) this.finish(r, r.done);
+        this.rows.forEach((r, i) => {
+          if (!r.done) return;
+          this.keepPrefix(r, () => this.batch.rowKv(i));
+          this.finish(r, r.done);
+        });
         if (keep.length !== this.rows.length || joiners.length) {
           this.batch.repack(keep, joiners.map((j) => j.slot));
           this.rows = [...keep.map((i) => this.rows[i]!), ...joiners.map((j) => j.row)];
@@ -215,6 +239,35 @@ export class Sampler {
     }
     if (!rows.length) return [];
     this.admitting = rows;
+    const hits = new Map<Row, PrefixHit>();
+    for (const row of rows) {
+      const hit = row.req.cacheKey !== undefined ? this.prefix?.take(row.req.cacheKey, row.prompt, this.version) : null;
+      if (hit) hits.set(row, hit);
+    }
+    const ran: Prefilled = new Map();
+    for (const group of bySuffixLength([...hits].map(([row, hit]) => ({ row, prompt: row.prompt, hit })))) await this.prefillSuffixes(group, ran);
+    const full = rows.filter((r) => !hits.has(r));
+    if (full.length) await this.prefill(full, ran);
+    this.admitting = [];
+    return rows.map((row) => {
+      const { logp, b, slot } = ran.get(row)!;
+      row.len = row.prompt.length;
+      row.kvVersion = this.version;
+      if (!row.done) this.sample(row, logp, b); // cancelled during its prefill: no token
+      return { row, slot };
+    });
+  }
+
+  /** Rows that start from a cached prefix: one call over their new tokens against their cached keys/values. */
+  private async prefillSuffixes(hits: { row: Row; prompt: number[]; hit: PrefixHit }[], ran: Prefilled): Promise<void> {
+    const c = this.session.config;
+    const { step, joiner } = suffixPrefill(hits, c.layers, c.kvHeads, c.width / c.heads, this.session.dtype);
+    const r = await this.session.step(step, this.weights);
+    hits.forEach(({ row }, b) => ran.set(row, { logp: r.logpLast, b, slot: joiner(r.fresh, b) }));
+  }
+
+  /** Full prefill, as before the prefix cache. */
+  private async prefill(rows: Row[], ran: Prefilled): Promise<void> {
     const B = rows.length, S = Math.max(...rows.map((r) => r.prompt.length));
     const tokens = new BigInt64Array(B * S), positions = new BigInt64Array(B * S);
     const bias = this.session.dtype === 'float64' ? new Float64Array(B * S * S) : new Float32Array(B * S * S);
@@ -230,12 +283,15 @@ export class Sampler {
       return v;
     });
     const r = await this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights);
-    this.admitting = [];
-    return rows.map((row, b) => {
-      row.len = row.prompt.length;
-      if (!row.done) this.sample(row, r.logpLast, b); // cancelled during its prefill: no token
-      return { row, slot: { cache: r.fresh, row: b, valid: valid[b]! } };
-    });
+    rows.forEach((row, b) => ran.set(row, { logp: r.logpLast, b, slot: { cache: r.fresh, row: b, valid: valid[b]! } }));
+  }
+
+  /** Stores a finished row's keys/values (prompt + fed tokens) under its key, when they are all of the current weights. */
+  private keepPrefix(row: Row, kv: () => { k: (Float32Array | Float64Array)[]; v: (Float32Array | Float64Array)[]; length: number }): void {
+    if (!this.prefix || row.req.cacheKey === undefined || row.done === 'cancelled' || row.kvVersion !== this.version) return;
+    const c = kv();
+    const tokens = [...row.prompt, ...row.out.tokens].slice(0, row.len);
+    if (c.length === tokens.length) this.prefix.put(row.req.cacheKey, { tokens, k: c.k, v: c.v, version: this.version });
   }
 
   private async decode(): Promise<void> {

@@ -1,5 +1,5 @@
 // The batched Sampler behind a worker thread (sampler-worker.ts), with the part of the Sampler API the policy service
-// uses: generate, setWeights, policyVersion, steps, close. Text is decoded here, from the returned tokens, so the
+// uses: generate, setWeights, release, policyVersion, steps, close. Text is decoded here, from the returned tokens, so the
 // worker needs no tokenizer. A thread that dies fails the requests it held (typed) and is started again, with the
 // newest weights, by the next request.
 import type { ResolvedDecoderConfig } from '../decoder.js';
@@ -16,8 +16,10 @@ export interface SamplerHandle {
   readonly policyVersion: number;
   /** Decode steps run so far. */
   readonly steps: number;
-  generate(request: { prompt: number[]; temperature?: number; topP?: number; maxTokens?: number; signal?: AbortSignal }): Promise<SampleOutput>;
+  generate(request: { prompt: number[]; temperature?: number; topP?: number; maxTokens?: number; signal?: AbortSignal; cacheKey?: string }): Promise<SampleOutput>;
   setWeights(weights: Weights, version: number): void;
+  /** Drops the prefix keys/values kept under a request's cacheKey. */
+  release(key: string): void;
   close(): Promise<void>;
 }
 
@@ -93,7 +95,12 @@ export class ThreadSampler implements SamplerHandle {
     this.rpc?.tell('weights', { weights, version });
   }
 
-  async generate(request: { prompt: number[]; temperature?: number; topP?: number; maxTokens?: number; signal?: AbortSignal }): Promise<SampleOutput> {
+  /** A thread that died lost its prefix cache with it; nothing to drop then. */
+  release(key: string): void {
+    if (this.rpc?.dead === null) this.rpc.tell('release', key);
+  }
+
+  async generate(request: { prompt: number[]; temperature?: number; topP?: number; maxTokens?: number; signal?: AbortSignal; cacheKey?: string }): Promise<SampleOutput> {
     if (this.closed) throw new SamplerClosedError();
     if (!Array.isArray(request.prompt)) throw new ModelOptionError('prompt', 'token ids (a thread sampler takes no text)', typeof request.prompt);
     if (request.signal?.aborted) return cancelled();
@@ -101,6 +108,7 @@ export class ThreadSampler implements SamplerHandle {
     if (request.signal?.aborted) return cancelled(); // aborted while the thread was starting
     const o = await rpc.request('generate', {
       prompt: request.prompt, temperature: request.temperature ?? 1, topP: request.topP ?? 1, maxTokens: request.maxTokens ?? 64,
+      ...(request.cacheKey !== undefined ? { cacheKey: request.cacheKey } : {}),
     }, request.signal ? { signal: request.signal } : {});
     if (this.o.codec) o.text = this.o.codec.decode(o.tokens.filter((t) => !this.options.stopTokens.includes(t)));
     return o;

@@ -20,6 +20,7 @@ export interface SamplerGenerate {
   temperature: number;
   topP: number;
   maxTokens: number;
+  cacheKey?: string;
 }
 
 export type SamplerCalls = {
@@ -48,6 +49,7 @@ await serveRpc<SamplerCalls, { session: ModelSession; sampler: Sampler }>({
   },
   tells: {
     // The main side already refused versions that do not increase; one that raced a restart is simply older.
+    release: ({ sampler }, body) => sampler.release(body as string),
     weights: ({ sampler }, body) => {
       const { weights, version } = body as { weights: Weights; version: number };
       if (version > sampler.policyVersion) sampler.setWeights(weights, version);

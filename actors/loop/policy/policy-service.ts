@@ -18,6 +18,8 @@ export interface PolicySampleOptions {
   temperature: number;
   topP: number;
   signal?: AbortSignal;
+  /** Keeps this sample's keys/values for the next request with the same key (one per episode; see Policy.release). */
+  cacheKey?: string;
   /** Names the caller in errors. */
   role?: 'designer' | 'agent';
 }
@@ -27,6 +29,8 @@ export interface Policy {
   readonly tokenizer: Tokenizer;
   readonly contextLength: number;
   sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample>;
+  /** Drops what the sampler keeps under a cacheKey (the episode ended); stand-ins without a cache may leave it out. */
+  release?(cacheKey: string): void;
 }
 
 export interface PolicyServiceOptions {
@@ -136,7 +140,7 @@ export class PolicyService implements Policy {
     if (room < 1) throw new PromptTooLongError(opts.role ?? 'agent', prompt.length, this.contextLength - 1);
     const out = await this.sampler.generate({
       prompt, temperature: opts.temperature, topP: opts.topP, maxTokens: Math.min(opts.maxTokens, room),
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.cacheKey !== undefined ? { cacheKey: opts.cacheKey } : {}),
     });
     this.stats_.samples++;
     this.stats_.tokens += out.tokens.length;
@@ -146,6 +150,10 @@ export class PolicyService implements Policy {
       promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.sampleLogprobs), versions: packInts(out.versions),
       text: out.text, finishReason: out.finishReason,
     };
+  }
+
+  release(cacheKey: string): void {
+    this.sampler.release(cacheKey);
   }
 
   /** Resolves once published weights of `version` or newer are in the sampler (they apply from the next decode step). */
