@@ -12,8 +12,8 @@ import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
 import { Membership } from './membership.js';
-import { decode, encode } from './messages.js';
-import { publishRetrying } from './publish.js';
+import { decode } from './messages.js';
+import { publishOutputs } from './publish.js';
 import { Semaphore } from './semaphore.js';
 import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
 import { durableName } from './subjects.js';
@@ -200,7 +200,7 @@ export class ActorHost {
     let held: Held | undefined;
     try {
       const outputs = await r.actor.handle!(input, ctx);
-      await this.publishAll(outputs, role, ac.signal);
+      await publishOutputs(this.opts.conn.js, outputs, { retryMs: config.delivery.publishRetryMs, signal: ac.signal, log: (l) => this.log(`[${role}] ${l}`) });
       if (r.abandoned.has(msg)) return;
       if (held === undefined) {
         msg.ack();
@@ -252,16 +252,6 @@ export class ActorHost {
       if (now - f.startedAt > limit && !f.ac.signal.aborted)
         f.ac.abort(new HostError(`task exceeded roles.${r.env.role}.taskTimeoutMs (${limit} ms)`, { role: r.env.role, subject: msg.subject, streamSeq: msg.info.streamSequence }));
     }
-  }
-
-  private async publishAll(outputs: ActorOutput[], role: string, signal: AbortSignal): Promise<void> {
-    const { js } = this.opts.conn;
-    const say = sayOnce((line) => this.log(`[${role}] ${line}`));
-    const retry = {
-      retryMs: this.opts.config.delivery.publishRetryMs, signal,
-      onRetry: (err: Error) => say(`publishing outputs failed (${err.message}); retrying for up to ${this.opts.config.delivery.publishRetryMs} ms`),
-    };
-    await Promise.all(outputs.map((o) => publishRetrying(js, o.subject, encode(o.type, o.body), o.msgId, retry)));
   }
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {

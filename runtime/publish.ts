@@ -4,6 +4,9 @@
 // tries again for up to delivery.publishRetryMs rather than failing the task and redoing its work. Any other error,
 // and the same errors once the time is up, go to the caller as before.
 import type { JetStreamClient } from '@nats-io/jetstream';
+import type { ActorOutput } from './actor.js';
+import { encode } from './messages.js';
+import { sayOnce } from './pull.js';
 import { jserrors } from '@nats-io/jetstream/internal';
 import { errors } from '@nats-io/nats-core';
 
@@ -34,4 +37,11 @@ export async function publishRetrying(js: JetStreamClient, subject: string, data
       await new Promise((res) => setTimeout(res, wait));
     }
   }
+}
+
+/** A handler's outputs, all at once, each retried as above; a retry is said once per role (and once a minute). */
+export function publishOutputs(js: JetStreamClient, outputs: readonly ActorOutput[], o: { retryMs: number; signal: AbortSignal; log: (line: string) => void }): Promise<void> {
+  const say = sayOnce(o.log);
+  const retry: PublishRetry = { retryMs: o.retryMs, signal: o.signal, onRetry: (err) => say(`publishing outputs failed (${err.message}); retrying for up to ${o.retryMs} ms`) };
+  return Promise.all(outputs.map((out) => publishRetrying(js, out.subject, encode(out.type, out.body), out.msgId, retry))).then(() => undefined);
 }

@@ -4,24 +4,11 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readAccounting } from '../../actors/learner/accounting.js';
-import { repoPath } from '../../runtime/paths.js';
 import { spawnHost } from '../helpers/host-process.js';
 import { tempDir } from '../helpers/nats.js';
+import { setArgs, TINY_RUN } from '../helpers/tiny-run.js';
 
-const SET = [
-  'loop.ablations.fixedEnvs=true',
-  `loop.library=${JSON.stringify(repoPath('test/fixtures/loop-library'))}`,
-  'loop.policy.checkpoint=null',
-  'loop.policy.init={"layers":1,"width":32,"heads":2,"contextLength":256,"seed":1}',
-  'loop.k=2',
-  'loop.agent.maxTurns=2',
-  'loop.agent.maxTokens=4',
-  'loop.agent.maxPromptTokens=200',
-  'run.designsPerIteration=2',
-  'run.maxStaleness=1',
-  'run.view="off"',
-  'roles.sandbox.threads=1',
-].flatMap((s) => ['--set', s]);
+const SET = setArgs(['loop.ablations.fixedEnvs=true', ...TINY_RUN, 'run.maxStaleness=1']);
 
 t.test('a run resumed from its directory finishes the remaining iterations', { timeout: 300_000 }, async (t) => {
   const runDir = join(tempDir(t, 'spade-resume-'), 'run');

@@ -7,24 +7,12 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS } from '../../runtime/subjects.js';
-import { repoPath } from '../../runtime/paths.js';
 import { spawnHost } from '../helpers/host-process.js';
 import { connected, natsServer, tempDir, testConfig, type Teardown } from '../helpers/nats.js';
+import { setArgs, TINY_RUN } from '../helpers/tiny-run.js';
 
-const SET = [
-  `loop.library=${JSON.stringify(repoPath('test/fixtures/loop-library'))}`,
-  'loop.policy.checkpoint=null',
-  'loop.policy.init={"layers":1,"width":32,"heads":2,"contextLength":256,"seed":1}',
-  'loop.k=2',
-  'loop.agent.maxTurns=2',
-  'loop.agent.maxTokens=4',
-  'loop.agent.maxPromptTokens=200',
-  'run.designsPerIteration=2',
-  'run.maxStaleness=1',
-  'run.view="off"',
-  'roles.sandbox.threads=1',
-];
-const sets = (extra: string[]): string[] => [...SET, ...extra].flatMap((s) => ['--set', s]);
+const SET = [...TINY_RUN, 'run.maxStaleness=1'];
+const sets = (extra: string[]): string[] => setArgs([...SET, ...extra]);
 
 /** Every value the run keeps on its embedded server and in its learner directory, read with the run stopped. */
 async function snapshot(runDir: string): Promise<Record<string, string>> {
