@@ -11,20 +11,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // its file is split; never add one.
 const notYetSplit = new Set([
   'test/actors/coordinator/coordinator-logic-issues-iterations-as-versions-arrive.test.ts',
-  'test/actors/learner/episode-turns-merge-into-one-row.test.ts',
   'test/actors/learner/failed-update-restarts-the-learner.test.ts',
   'test/actors/learner/gradient-step-follows-advantages.test.ts',
-  'test/actors/learner/learner-logic-acks-only-what-a-checkpoint-made-final.test.ts',
-  'test/actors/learner/learner-logic-flushes-a-quiet-buffer-without-work-in-flight.test.ts',
   'test/actors/learner/learner-logic-stop-trains-checkpoints-and-releases.test.ts',
-  'test/actors/learner/minibatch-selection-by-size-or-iteration.test.ts',
   'test/actors/learner/policy-gradient-learns-a-bandit.test.ts',
   'test/actors/learner/quiet-buffer-waits-for-work-in-flight.test.ts',
-  'test/actors/learner/staleness-admission-drops-stale-trajectories.test.ts',
   'test/actors/learner/trainer-thread-matches-the-local-trainer.test.ts',
   'test/actors/loop/policy/policy-service-samples-packed-records.test.ts',
   'test/eval/eval-json-has-the-documented-shape.test.ts',
-  'test/eval/novelty-tells-copies-edits-and-new-modules-apart.test.ts',
   'test/model/sampler/cancelled-request-ends-without-disturbing-others.test.ts',
   'test/model/sampler/thread-sampler-matches-the-sampler.test.ts',
 ]);

@@ -25,39 +25,41 @@ async function setup(t: Test, eta: number, minibatchTrajectories: number) {
   return { conn, learner, stateDir, updates, nextUpdate };
 }
 
-t.test('eta = 2: lag 3 dropped and counted, lags 0..2 applied', async (t) => {
-  const { conn, learner, stateDir, updates, nextUpdate } = await setup(t, 2, 4);
-  t.equal(learner.version, 6, 'learner version moved past the one in KV');
-  const done = nextUpdate();
-  await publishBatch(conn, 'b1', [traj('v6', [50, 51], 1, 6), traj('v5', [52, 53], -1, 5), traj('v4', [54], 1, 4), traj('v3', [55], 1, 3), traj('z', [56], 0, 6)]);
-  await done;
-  t.equal(learner.stats.droppedStale, 1);
-  t.equal(learner.stats.dropped, 1);
-  t.equal(learner.stats.skipped, 1, 'the zero-advantage one is applied without compute');
-  t.equal(updates[0]!.trajectories, 4);
-  t.equal(updates[0]!.rows, 3, 'three rows computed');
-  t.equal(updates[0]!.stalenessMax, 2, 'never above eta');
-  t.equal(updates[0]!.stalenessMean, 0.75);
-  t.same(learner.stats.stalenessHistogram, [2, 1, 1], 'applied trajectories at lags 0, 0, 1, 2');
-  t.equal(stalenessQuantile(learner.stats, 0.99), 2);
-  t.equal(stalenessQuantile(learner.stats, 0.5), 0);
-  const log = await readAccounting(stateDir);
-  t.same(log.flatMap((l) => (l.kind === 'drop' ? [`${l.reason}:${l.dropped.join(',')}`] : [])), ['stale:v3']);
-  t.same(log.filter((l) => l.kind === 'update').flatMap((l) => (l.kind === 'update' ? l.applied : [])).sort(), ['v4', 'v5', 'v6', 'z']);
-});
+t.test('staleness admission drops trajectories older than eta versions', async (t) => {
+  t.test('eta = 2: lag 3 dropped and counted, lags 0..2 applied', async (t) => {
+    const { conn, learner, stateDir, updates, nextUpdate } = await setup(t, 2, 4);
+    t.equal(learner.version, 6, 'learner version moved past the one in KV');
+    const done = nextUpdate();
+    await publishBatch(conn, 'b1', [traj('v6', [50, 51], 1, 6), traj('v5', [52, 53], -1, 5), traj('v4', [54], 1, 4), traj('v3', [55], 1, 3), traj('z', [56], 0, 6)]);
+    await done;
+    t.equal(learner.stats.droppedStale, 1);
+    t.equal(learner.stats.dropped, 1);
+    t.equal(learner.stats.skipped, 1, 'the zero-advantage one is applied without compute');
+    t.equal(updates[0]!.trajectories, 4);
+    t.equal(updates[0]!.rows, 3, 'three rows computed');
+    t.equal(updates[0]!.stalenessMax, 2, 'never above eta');
+    t.equal(updates[0]!.stalenessMean, 0.75);
+    t.same(learner.stats.stalenessHistogram, [2, 1, 1], 'applied trajectories at lags 0, 0, 1, 2');
+    t.equal(stalenessQuantile(learner.stats, 0.99), 2);
+    t.equal(stalenessQuantile(learner.stats, 0.5), 0);
+    const log = await readAccounting(stateDir);
+    t.same(log.flatMap((l) => (l.kind === 'drop' ? [`${l.reason}:${l.dropped.join(',')}`] : [])), ['stale:v3']);
+    t.same(log.filter((l) => l.kind === 'update').flatMap((l) => (l.kind === 'update' ? l.applied : [])).sort(), ['v4', 'v5', 'v6', 'z']);
+  });
 
-t.test('eta = 0: only the current version is accepted, before and after the version moves', async (t) => {
-  const { conn, learner, stateDir, updates, nextUpdate } = await setup(t, 0, 2);
-  let done = nextUpdate();
-  await publishBatch(conn, 'b1', [traj('a6', [50, 51], 1, 6), traj('a5', [52], 1, 5), traj('b6', [53], -1, 6)]);
-  await done;
-  t.equal(updates[0]!.version, 6);
-  t.equal(learner.version, 7, 'published after the update');
-  done = nextUpdate();
-  await publishBatch(conn, 'b2', [traj('c6', [50], 1, 6), traj('c7', [51, 52], 1, 7), traj('d7', [53], -1, 7)]);
-  await done;
-  t.equal(learner.stats.droppedStale, 2, 'a5 and c6 dropped');
-  t.same(updates.map((u) => u.stalenessMax), [0, 0]);
-  const applied = (await readAccounting(stateDir)).flatMap((l) => (l.kind === 'update' ? l.applied : []));
-  t.same(applied.sort(), ['a6', 'b6', 'c7', 'd7']);
+  t.test('eta = 0: only the current version is accepted, before and after the version moves', async (t) => {
+    const { conn, learner, stateDir, updates, nextUpdate } = await setup(t, 0, 2);
+    let done = nextUpdate();
+    await publishBatch(conn, 'b1', [traj('a6', [50, 51], 1, 6), traj('a5', [52], 1, 5), traj('b6', [53], -1, 6)]);
+    await done;
+    t.equal(updates[0]!.version, 6);
+    t.equal(learner.version, 7, 'published after the update');
+    done = nextUpdate();
+    await publishBatch(conn, 'b2', [traj('c6', [50], 1, 6), traj('c7', [51, 52], 1, 7), traj('d7', [53], -1, 7)]);
+    await done;
+    t.equal(learner.stats.droppedStale, 2, 'a5 and c6 dropped');
+    t.same(updates.map((u) => u.stalenessMax), [0, 0]);
+    const applied = (await readAccounting(stateDir)).flatMap((l) => (l.kind === 'update' ? l.applied : []));
+    t.same(applied.sort(), ['a6', 'b6', 'c7', 'd7']);
+  });
 });
