@@ -17,3 +17,17 @@ export async function readAll<T>(conn: Connection, stream: string, subject: stri
   await msgs.close();
   return out;
 }
+
+/** Waits until `want` messages of a subject are stored (from the stream start) and returns them. */
+export async function readUntil<T>(conn: Connection, stream: string, subject: string, type: MessageType<T>, want: number): Promise<T[]> {
+  // An ephemeral consumer from the stream start (nats-server 2.9 has no multi-filter ordered consumers).
+  const ci = await conn.jsm.consumers.add(stream, { ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All, filter_subject: subject, inactive_threshold: 30e9 });
+  const it = await conn.js.consumers.getConsumerFromInfo(ci).consume();
+  const out: T[] = [];
+  for await (const m of it) {
+    out.push(decode(type, m.data));
+    if (out.length >= want) break;
+  }
+  await conn.jsm.consumers.delete(stream, ci.name);
+  return out;
+}

@@ -4,30 +4,17 @@
 // probes costs the stage-graded penalty; the copy and learnability metrics are published.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { createEvaluatorActor } from '../../../actors/evaluator/index.js';
 import { MemoryStore, newMemoryEntry } from '../../../actors/loop/memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../../../actors/loop/messages.js';
-import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { Metric } from '../../../runtime/message-types.js';
-import { decode, encode, type MessageType } from '../../../runtime/messages.js';
+import { encode } from '../../../runtime/messages.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { STREAMS, SUBJECTS } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
+import { readUntil } from '../../helpers/streams.js';
 import { group } from './fixtures.js';
-
-async function read<T>(conn: Connection, stream: string, subject: string, type: MessageType<T>, want: number): Promise<T[]> {
-  const ci = await conn.jsm.consumers.add(stream, { ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All, filter_subject: subject, inactive_threshold: 30e9 });
-  const it = await conn.js.consumers.getConsumerFromInfo(ci).consume();
-  const out: T[] = [];
-  for await (const m of it) {
-    out.push(decode(type, m.data));
-    if (out.length >= want) break;
-  }
-  await conn.jsm.consumers.delete(stream, ci.name);
-  return out;
-}
 
 t.test('copies earn nothing and leave the memory; new modules earn the shaped reward', async (t) => {
   const server = await natsServer(t);
@@ -53,7 +40,7 @@ t.test('copies earn nothing and leave the memory; new modules earn the shaped re
   const rej = { envId: 'env-r', jobId: 'j-r', iteration: 3, code: 'x', stage: 'probes', reason: 'trivially winnable', parents: [], designer: played('x', fresh).env.designer! };
   await conn.js.publish(SUBJECTS.envRejected, encode(EnvRejected, rej), { msgID: 'rej:env-r' });
 
-  const batches = await read(conn, STREAMS.trajectories, SUBJECTS.trajLabeled, LabeledBatch, 3);
+  const batches = await readUntil(conn, STREAMS.trajectories, SUBJECTS.trajLabeled, LabeledBatch, 3);
   const by = (id: string) => batches.find((b) => b.envId === id)!;
   t.equal(by('env-copy').regret, 0.75);
   t.equal(by('env-copy').designerReward, 0, 'a library copy earns nothing');
@@ -65,7 +52,7 @@ t.test('copies earn nothing and leave the memory; new modules earn the shaped re
   t.equal(kept.evaluated, true, 'the new module\'s entry is evaluated');
   t.equal(kept.regret, 0.75);
 
-  const metrics = await read(conn, STREAMS.metrics, SUBJECTS.metrics('evaluator'), Metric, 22);
+  const metrics = await readUntil(conn, STREAMS.metrics, SUBJECTS.metrics('evaluator'), Metric, 22);
   const metric = (envId: string, name: string) => metrics.find((m) => m.tags?.envId === envId && m.name === name)?.value;
   t.equal(metric('env-copy', 'copy'), 1);
   t.equal(metric('env-new', 'copy'), 0);
