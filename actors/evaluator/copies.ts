@@ -3,7 +3,6 @@
 // The measure is eval/novelty.ts's, loaded lazily (the one reference from the loop up to eval/), so the reward and
 // `spade experiment`'s novelty figure judge copies by one definition.
 import type { NoveltyIndex } from '../../eval/index.js';
-import { loadLibraryEnvs } from '../designer/library-envs.js';
 
 /** Verdicts kept per envId, so a redelivered environment gets the same verdict instead of matching itself. */
 const MAX_VERDICTS = 8192;
@@ -18,11 +17,9 @@ export class CopyDetector {
   private index: Promise<NoveltyIndex> | null = null;
   private readonly verdicts = new Map<string, string | null>();
 
-  /** `library`: the modules a copy of which earns nothing (default: envs/library); `threshold`: eval's default when absent. */
-  constructor(private readonly library: () => { name: string; code: string }[] = defaultLibrary, private readonly threshold?: number) {}
-
+  /** The shipped library's index (envs/library, eval's default threshold), as the coordinator's novelty figure uses. */
   private open(): Promise<NoveltyIndex> {
-    return (this.index ??= import('../../eval/novelty.js').then((m) => new m.NoveltyIndex(this.library(), this.threshold ?? m.DEFAULT_NOVELTY_THRESHOLD)));
+    return (this.index ??= import('../../eval/novelty-library.js').then((m) => m.libraryNoveltyIndex()));
   }
 
   /** The name of what `env` copies (`family/name` for a library module, the earlier env's `envId` otherwise), or null. */
@@ -37,8 +34,4 @@ export class CopyDetector {
     this.verdicts.set(env.envId, verdict);
     return verdict;
   }
-}
-
-function defaultLibrary(): { name: string; code: string }[] {
-  return loadLibraryEnvs().map((e) => ({ name: `${e.family}/${e.name}`, code: e.code }));
 }
