@@ -20,15 +20,18 @@ const r = await evaluateDesigner({
   ...(a.documents !== undefined ? { documents: a.documents as 'auto' | 'corpus' | 'stand-in' } : {}),
 } as Parameters<typeof evaluateDesigner>[0]);
 for (const [i, s] of r.samples.entries()) {
-  console.log(`${String(i).padStart(3)} ${s.stage.padEnd(12)} ${String(s.name).padEnd(20)} ${String(s.tokens).padStart(5)} tok ${s.finishReason}${s.libraryCopy ? ' (library copy)' : ''}${s.detail ? `  ${s.detail.replace(/\s+/g, ' ').slice(0, 100)}` : ''}`);
+  console.log(`${String(i).padStart(3)} ${s.stage.padEnd(12)} ${String(s.name).padEnd(20)} ← ${s.parent.padEnd(14)} ${String(s.tokens).padStart(5)} tok ${s.finishReason}`
+    + `${s.libraryCopy ? ' (library copy)' : s.parentCopy ? ' (parent copy)' : ''}${s.novel ? ' novel' : ''} sim ${s.maxLibrarySimilarity.toFixed(2)} doc words ${s.docWords}/${s.shuffledDocWords}`
+    + `${s.detail ? `  ${s.detail.replace(/\s+/g, ' ').slice(0, 100)}` : ''}`);
 }
 const n = r.samples.length;
 console.log(`pass rate ${(r.passRate * 100).toFixed(1)}% (${r.stages['ok']}/${n}) at temperature ${r.options.temperature}, top-p ${r.options.topP}; `
   + `stages ${Object.entries(r.stages).filter(([, c]) => c > 0).map(([k, c]) => `${k} ${c}`).join(', ')}; `
-  + `${r.distinctValidNames.length} distinct valid envs; ${r.libraryCopies} exact library copies; sampling ${r.sampleSeconds.toFixed(0)} s (${r.sampledTokensPerSec.toFixed(0)} tok/s), validation ${r.validateSeconds.toFixed(0)} s`);
+  + `${r.distinctValidNames.length} distinct valid envs; ${r.libraryCopies} exact library copies; valid: ${r.valid.parentCopies} parent copies, ${r.valid.novel} novel, `
+  + `document words ${r.valid.docWords.toFixed(2)} vs shuffled ${r.valid.shuffledDocWords.toFixed(2)}; sampling ${r.sampleSeconds.toFixed(0)} s (${r.sampledTokensPerSec.toFixed(0)} tok/s), validation ${r.validateSeconds.toFixed(0)} s`);
 if (a.out) writeFileSync(a.out, r.samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
 console.log(JSON.stringify({
   script: 'eval-designer', checkpoint: r.options.checkpoint, samples: n, temperature: r.options.temperature, topP: r.options.topP, seed: r.options.seed,
-  passRate: +r.passRate.toFixed(3), stages: r.stages, distinctValidNames: r.distinctValidNames, libraryCopies: r.libraryCopies,
+  passRate: +r.passRate.toFixed(3), stages: r.stages, distinctValidNames: r.distinctValidNames, libraryCopies: r.libraryCopies, valid: r.valid,
   sampleSeconds: +r.sampleSeconds.toFixed(1), validateSeconds: +r.validateSeconds.toFixed(1), sampledTokensPerSec: +r.sampledTokensPerSec.toFixed(1),
 }));

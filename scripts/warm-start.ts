@@ -1,4 +1,4 @@
-// Trains the base checkpoint from scratch (designer: library modules for corpus documents; agent: oracle episodes)
+// Trains the base checkpoint from scratch (designer: parent → child edits for corpus documents; agent: oracle episodes)
 // and writes it to model/checkpoints/base. Prints progress lines and ends with one JSON line of the figures.
 // Usage: npm run warm-start [-- --plan-by steps|clock --steps 400 --minutes 28 --batch-tokens 2048 --max-module-tokens 900 --lr 2e-3 --seed 1 --out DIR
 //        --layers 4 --width 256 --heads 8 --kv-heads 4 --context 2560 --agent-fraction 0.2 --documents auto|corpus|stand-in]
@@ -10,7 +10,8 @@ const { values: a } = parseArgs({
     steps: { type: 'string' }, minutes: { type: 'string' }, 'batch-tokens': { type: 'string' }, lr: { type: 'string' }, 'min-lr': { type: 'string' },
     'warmup-steps': { type: 'string' }, 'weight-decay': { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
     layers: { type: 'string' }, width: { type: 'string' }, heads: { type: 'string' }, 'kv-heads': { type: 'string' }, context: { type: 'string' },
-    'agent-fraction': { type: 'string' }, 'max-memory': { type: 'string' }, 'episodes-per-env': { type: 'string' },
+    'agent-fraction': { type: 'string' }, 'max-memory': { type: 'string' }, 'episodes-per-env': { type: 'string' }, 'hint-env-episodes': { type: 'string' },
+    'edits-per-parent': { type: 'string' }, 'second-edits': { type: 'string' }, 'edit-validation-seeds': { type: 'string' },
     'agent-max-prompt-tokens': { type: 'string' }, documents: { type: 'string' }, 'save-optimizer': { type: 'boolean' },
     'save-every': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'plan-by': { type: 'string' }, 'replan-every': { type: 'string' }, threads: { type: 'string' }, 'log-every': { type: 'string' },
   },
@@ -21,7 +22,8 @@ const options: WarmStartOptions = {
     .filter(([, v]) => v !== undefined)),
   steps: num('steps'), minutes: num('minutes'), batchTokens: num('batch-tokens'), lr: num('lr'), minLr: num('min-lr'), warmupSteps: num('warmup-steps'),
   weightDecay: num('weight-decay'), seed: num('seed'), agentFraction: num('agent-fraction'), maxMemory: num('max-memory'),
-  episodesPerEnv: num('episodes-per-env'), agentMaxPromptTokens: num('agent-max-prompt-tokens'), saveEvery: num('save-every'),
+  episodesPerEnv: num('episodes-per-env'), hintEnvEpisodes: num('hint-env-episodes'), editsPerParent: num('edits-per-parent'),
+  secondEdits: num('second-edits'), editValidationSeeds: num('edit-validation-seeds'), agentMaxPromptTokens: num('agent-max-prompt-tokens'), saveEvery: num('save-every'),
   threads: num('threads'), logEvery: num('log-every'), maxModuleTokens: num('max-module-tokens'), replanEvery: num('replan-every'),
   ...(a['plan-by'] !== undefined ? { planBy: a['plan-by'] as 'steps' | 'clock' } : {}),
   ...(a.documents !== undefined ? { documents: a.documents as WarmStartOptions['documents'] } : {}),
@@ -35,6 +37,6 @@ console.log(`done: ${s.steps} steps in ${(s.seconds / 60).toFixed(1)} min (${s.d
 console.log(JSON.stringify({
   script: 'warm-start', config: s.config, params: s.params, steps: s.steps, stoppedByClock: s.stoppedByClock, minutes: +(s.seconds / 60).toFixed(2),
   dataSeconds: +s.dataSeconds.toFixed(1), tokens: s.tokens, tokensPerSec: +s.tokensPerSec.toFixed(1), paddedTokensPerSec: +s.paddedTokensPerSec.toFixed(1),
-  designerLoss: last('designer'), agentLoss: last('agent'), documents: s.documents, library: s.library, designerEnvs: s.designerEnvs, episodes: s.episodes, droppedRows: s.droppedRows,
+  designerLoss: last('designer'), agentLoss: last('agent'), documents: s.documents, library: s.library, designerEnvs: s.designerEnvs, edits: s.edits, episodes: s.episodes, droppedRows: s.droppedRows,
   curve: s.curve, seed: s.options.seed, outDir: s.options.outDir,
 }));

@@ -1,10 +1,10 @@
-// The deterministic stream of training batches: designer rows cycle through the designer's modules in a fresh
-// shuffled order each pass (a new document and memory every time), agent rows cycle through the oracle episodes (hinted or not at
-// random); a batch holds rows of one role, as many as fit in batchTokens once padded.
+// The deterministic stream of training batches: designer rows cycle through the designer's examples in a fresh
+// shuffled order each pass, agent rows cycle through the oracle episodes (each shown hinted when the oracle played it
+// with the hint); a batch holds rows of one role, as many as fit in batchTokens once padded.
 import { makeRandom } from '../sandbox/index.js';
 import type { Tokenizer } from '../model/index.js';
-import type { DocumentSource } from './documents.js';
-import { agentExamples, designerExample, sampleMemory, type Example, type Role } from './examples.js';
+import { agentExamples, designerEditExample, sampleMemory, type Example, type Role } from './examples.js';
+import type { DesignerEdit } from './edits.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
 
@@ -19,17 +19,16 @@ export interface DataStreamOptions {
 
 export class WarmStartData {
   private readonly random: () => number;
-  private designerOrder: LibraryEnv[] = [];
+  private designerOrder: DesignerEdit[] = [];
   private agentOrder: OracleEpisode[] = [];
   private readonly queued: Record<Role, Example[]> = { designer: [], agent: [] };
   private readonly byName: Map<string, LibraryEnv>;
   /** Rows dropped because they exceed the context. */
   dropped = 0;
 
-  /** `library` names memory lines and agent envs; `designerEnvs` (a subset) are the modules the designer learns to write. */
-  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly designerEnvs: readonly LibraryEnv[],
-    private readonly episodes: readonly OracleEpisode[],
-    private readonly docs: DocumentSource, private readonly o: DataStreamOptions) {
+  /** `library` names memory lines and agent envs; `edits` are the parent → child examples the designer learns. */
+  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly edits: readonly DesignerEdit[],
+    private readonly episodes: readonly OracleEpisode[], private readonly o: DataStreamOptions) {
     this.random = makeRandom(o.seed);
     this.byName = new Map(library.map((e) => [e.name, e]));
   }
@@ -37,6 +36,7 @@ export class WarmStartData {
   /** Step s trains the agent when the running share of agent steps falls behind agentFraction. */
   roleOf(step: number): Role {
     if (this.episodes.length === 0) return 'designer';
+    if (this.edits.length === 0) return 'agent';
     return Math.floor((step + 1) * this.o.agentFraction) > Math.floor(step * this.o.agentFraction) ? 'agent' : 'designer';
   }
 
@@ -63,16 +63,15 @@ export class WarmStartData {
   }
 
   private nextDesigner(): Example {
-    if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.designerEnvs);
-    const env = this.designerOrder.pop()!;
-    const doc = this.docs.sample(this.random).text;
-    return designerExample(this.tok, env, doc, sampleMemory(this.library, env.name, this.o.maxMemory, this.random));
+    if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.edits);
+    const edit = this.designerOrder.pop()!;
+    return designerEditExample(this.tok, edit, sampleMemory(this.library, edit.root, this.o.maxMemory, this.random));
   }
 
   private nextAgent(): Example[] {
     if (this.agentOrder.length === 0) this.agentOrder = this.shuffled(this.episodes);
     const ep = this.agentOrder.pop()!;
-    return agentExamples(this.tok, this.byName.get(ep.env)!, ep, this.random() < 0.5, this.o.agentMaxPromptTokens);
+    return agentExamples(this.tok, this.byName.get(ep.env)!, ep, ep.hinted, this.o.agentMaxPromptTokens);
   }
 
   private shuffled<T>(xs: readonly T[]): T[] {

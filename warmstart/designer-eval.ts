@@ -1,8 +1,13 @@
-// Measures a checkpoint as a designer: samples N modules for corpus documents (with 0..K memory lines, the warm-start
-// prompt distribution), validates each in the sandbox, and counts passes, failing stages and copies of the library.
+// Measures a checkpoint as a designer: samples N modules for corpus documents (the loop's prompt: 0..K memory lines and
+// an editable library parent), validates each in the sandbox, and counts passes, failing stages, copies (of the
+// library, of the parent), novelty (eval/novelty.ts against the library) and grounding: the document words a child
+// brings in that its parent lacks, beside the same count against another sample's document (the shuffled control).
 import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
 import { designerPrompt, endOfTurn } from '../actors/loop/index.js';
+import { editableLibrary, loadLibraryEnvs, parentFits } from '../actors/designer/index.js';
+import { NoveltyIndex, normalisedHash } from '../eval/index.js';
+import { documentWords } from './mutate.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
 import { OptionsError } from '../runtime/options.js';
 import { sampleMemory } from './examples.js';
@@ -40,6 +45,17 @@ export interface DesignerSample {
   name: string | null;
   /** The module equals a library module byte for byte. */
   libraryCopy: boolean;
+  /** The library module shown as the parent. */
+  parent: string;
+  /** Same normalised code as the parent (comments and whitespace aside). */
+  parentCopy: boolean;
+  /** eval/novelty.ts against the library: not a copy and trigram similarity below the threshold. */
+  novel: boolean;
+  maxLibrarySimilarity: number;
+  /** Distinct words of this sample's document that the module has and its parent lacks. */
+  docWords: number;
+  /** The same against the next sample's document (the shuffled-document control). */
+  shuffledDocWords: number;
 }
 
 export interface DesignerEvalResult {
@@ -49,6 +65,8 @@ export interface DesignerEvalResult {
   stages: Record<string, number>;
   distinctValidNames: string[];
   libraryCopies: number;
+  /** Valid samples: copies of their parent, novel ones, and mean document words against the shuffled control. */
+  valid: { n: number; parentCopies: number; novel: number; docWords: number; shuffledDocWords: number };
   sampleSeconds: number;
   validateSeconds: number;
   sampledTokensPerSec: number;
@@ -63,6 +81,8 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
   const config = validateDecoderConfig(ck.config.model);
   const library = loadLibrary();
   const copies = new Set(library.map((e) => e.code));
+  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ tokenizer: tok, contextLength: config.contextLength }));
+  const novelty = new NoveltyIndex(library);
   const docs = await openDocuments(o.documents);
   const random = makeRandom(o.seed);
   const session = await ModelSession.create(config, { graphs: ['sample'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
@@ -71,8 +91,10 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
   let outs;
   const requests = Array.from({ length: o.samples }, () => {
     const doc = docs.sample(random);
-    const prompt = designerPrompt(tok, { doc: doc.text, memory: sampleMemory(library, null, o.maxMemory, random) });
-    return { doc: doc.id, prompt };
+    const parent = parents[Math.floor(random() * parents.length)]!;
+    const prompt = designerPrompt(tok, { doc: doc.text, memory: sampleMemory(library, parent.name, o.maxMemory, random), parent: parent.code });
+    // The words the prompt shows: designerPrompt cuts the document to DEFAULT_DOC_CHARS.
+    return { doc: doc.id, text: doc.text.slice(0, 600), parent, prompt };
   });
   try {
     outs = await Promise.all(requests.map((r) => sampler.generate({ prompt: r.prompt, temperature: o.temperature, topP: o.topP, maxTokens: Math.min(o.maxTokens, config.contextLength - r.prompt.length) })));
@@ -90,18 +112,31 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
     await pool.close();
   }
   const validateSeconds = (performance.now() - t1) / 1000;
+  const brought = (code: string, parent: string, doc: string): number => {
+    const mine = new Set(code.toLowerCase().match(/[a-z]+/g) ?? []), theirs = new Set(parent.toLowerCase().match(/[a-z]+/g) ?? []);
+    return documentWords(doc).filter((w) => mine.has(w) && !theirs.has(w)).length;
+  };
   const samples: DesignerSample[] = outs.map((s, i) => {
     const r = reports[i]!;
+    const q = requests[i]!;
     const failing = r.stages.find((x) => !x.ok);
+    const nov = novelty.assess(s.text);
     return {
-      doc: requests[i]!.doc, text: s.text, tokens: s.tokens.length, finishReason: s.finishReason, stage: r.ok ? 'ok' : (r.failed ?? 'unknown'),
+      doc: q.doc, text: s.text, tokens: s.tokens.length, finishReason: s.finishReason, stage: r.ok ? 'ok' : (r.failed ?? 'unknown'),
       ...(failing?.detail ? { detail: failing.detail.slice(0, 200) } : {}), name: r.spec?.name ?? null, libraryCopy: copies.has(s.text),
+      parent: q.parent.name, parentCopy: normalisedHash(s.text) === normalisedHash(q.parent.code), novel: nov.novel, maxLibrarySimilarity: nov.maxLibrarySimilarity,
+      docWords: brought(s.text, q.parent.code, q.text), shuffledDocWords: brought(s.text, q.parent.code, requests[(i + 1) % requests.length]!.text),
     };
   });
   const stages: Record<string, number> = { ok: 0, ...Object.fromEntries(VALIDATION_STAGES.map((st) => [st, 0])) };
   for (const s of samples) stages[s.stage] = (stages[s.stage] ?? 0) + 1;
   const valid = samples.filter((s) => s.stage === 'ok');
+  const meanOf = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   return {
+    valid: {
+      n: valid.length, parentCopies: valid.filter((s) => s.parentCopy).length, novel: valid.filter((s) => s.novel).length,
+      docWords: meanOf(valid.map((s) => s.docWords)), shuffledDocWords: meanOf(valid.map((s) => s.shuffledDocWords)),
+    },
     options: o, samples, passRate: valid.length / samples.length, stages, distinctValidNames: [...new Set(valid.map((s) => s.name!))].sort(),
     libraryCopies: samples.filter((s) => s.libraryCopy).length, sampleSeconds, validateSeconds,
     sampledTokensPerSec: outs.reduce((a, s) => a + s.tokens.length, 0) / sampleSeconds,

@@ -1,10 +1,11 @@
-// Supervised examples in exactly the prompt formats of actors/loop/prompts.ts: the designer writes a library module for a
-// document (with 0..K memory lines naming other library envs), the agent imitates an oracle episode with or without
-// the hint. Each example is one token row with a loss mask over the completion tokens only.
+// Supervised examples in exactly the prompt formats of actors/loop/prompts.ts: the designer edits a parent module into
+// a child grounded on a document (with 0..K memory lines naming library envs), the agent imitates an oracle episode
+// with or without the hint. Each example is one token row with a loss mask over the completion tokens only.
 import type { Tokenizer } from '../model/index.js';
 import { agentPrompt, designerPrompt, endOfTurn, type AgentTurn, type MemoryLine } from '../actors/loop/index.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
+import type { DesignerEdit } from './edits.js';
 
 export type Role = 'designer' | 'agent';
 
@@ -42,8 +43,10 @@ function completionRow(role: Role, env: string, prompt: number[], completion: nu
   return { role, env, tokens, mask };
 }
 
-export function designerExample(tok: Tokenizer, env: LibraryEnv, doc: string, memory: MemoryLine[]): Example {
-  return completionRow('designer', env.name, designerPrompt(tok, { doc, memory }), [...tok.encode(env.code), endOfTurn(tok)]);
+/** The designer edits `edit.parent` into `edit.child` for `edit.doc` (the loop's prompt with a parent). */
+export function designerEditExample(tok: Tokenizer, edit: DesignerEdit, memory: MemoryLine[]): Example {
+  const prompt = designerPrompt(tok, { doc: edit.doc, memory, parent: edit.parent });
+  return completionRow('designer', edit.root, prompt, [...tok.encode(edit.child), endOfTurn(tok)]);
 }
 
 /**

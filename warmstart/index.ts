@@ -2,9 +2,12 @@
 // and oracle episodes (agent), and the designer evaluation that measures how many sampled modules validate.
 export * from './errors.js';
 export { loadLibrary, vmEnv, LIBRARY_FAMILIES, type LibraryEnv, type LibraryFamily, type LibrarySpec, type VmEnv } from './library.js';
-export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats } from './oracle-episodes.js';
+export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats, type SeedPlan } from './oracle-episodes.js';
+export { designerEdits, type DesignerEdit, type EditStats, type EditPlan } from './edits.js';
+export { mutate, documentWords, nudge, type Mutation } from './mutate.js';
+export { reword, proseSpans, SYNONYMS } from './reword.js';
 export { openDocuments, standInDocuments, type DocumentSource, type DocumentSourceKind } from './documents.js';
-export { designerExample, agentExamples, sampleMemory, libraryMemoryLine, type Example, type Role } from './examples.js';
+export { designerEditExample, agentExamples, sampleMemory, libraryMemoryLine, type Example, type Role } from './examples.js';
 export { WarmStartData, type DataStreamOptions } from './data-stream.js';
 export { DEFAULT_WARM_START_OPTIONS, validateWarmStartOptions, type WarmStartOptions, type ResolvedWarmStartOptions, type WarmStartModelOptions } from './options.js';
 export { warmStart, type WarmStartSummary, type LossPoint } from './train.js';

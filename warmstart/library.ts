@@ -21,9 +21,11 @@ export interface LibraryEnv extends ShippedEnv {
 
 /** A live copy of a module in a Node vm: only for computing oracle actions, the sandbox stays authoritative. */
 export interface VmEnv {
-  reset(seed: number): string;
+  /** The first observation and the instance's hint (contract v2's, else spec.hint; `instanceHint` says which). */
+  reset(seed: number): { observation: string; hint: string; instanceHint: boolean };
   step(action: string): { observation: string; reward: number; terminated: boolean };
-  oracle(history: { observation: string; action: string }[]): string;
+  /** The oracle's next action; `hint` is passed as its third argument in hinted play (a hint-aware oracle uses it). */
+  oracle(history: { observation: string; action: string }[], hint?: string): string;
 }
 
 let kitSource: string | undefined;
@@ -36,7 +38,7 @@ export function loadLibrary(root = repoPath('envs', 'library')): LibraryEnv[] {
 }
 
 // ES module syntax becomes a script whose last expression hands back the three exports.
-function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[]) => unknown } {
+function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[], hint?: string) => unknown } {
   kitSource ??= readFileSync(repoPath('envs', 'kit.js'), 'utf8');
   const cls = /^export default class (\w+)/m.exec(code)?.[1];
   if (!cls) throw new WarmStartDataError(`${env}: no "export default class Name" line`, env);
@@ -66,16 +68,19 @@ export function vmEnv(e: LibraryEnv): VmEnv {
     reset(seed) {
       random.current = makeRandom(seed);
       inst = new m.Env();
-      lastObs = String(inst.reset(seed).observation);
-      return lastObs;
+      const first = inst.reset(seed);
+      lastObs = String(first.observation);
+      const instanceHint = typeof first.hint === 'string';
+      const hint = instanceHint ? first.hint : String((m.spec as { hint?: unknown }).hint ?? '');
+      return { observation: lastObs, hint, instanceHint };
     },
     step(action) {
       const r = inst.step(action);
       lastObs = String(r.observation);
       return { observation: lastObs, reward: Number(r.reward), terminated: r.terminated === true };
     },
-    oracle(history) {
-      return String(oracle(lastObs, history.map((h) => ({ ...h }))));
+    oracle(history, hint) {
+      return String(oracle(lastObs, history.map((h) => ({ ...h })), hint));
     },
   };
 }

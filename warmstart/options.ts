@@ -31,8 +31,8 @@ export interface WarmStartOptions {
   /** Share of steps that train the agent role (the rest train the designer). */
   agentFraction?: number;
   /**
-   * The designer learns the library modules of at most this many tokens (0 = all). A small CPU budget memorises a
-   * few short modules exactly rather than all of them approximately; only exact-enough copies validate.
+   * The designer learns to edit the library modules of at most this many tokens (0 = all) that have knobs: a parent
+   * and its child both sit in the context, so the parent is bounded by about half of it.
    */
   maxModuleTokens?: number;
   /**
@@ -43,8 +43,19 @@ export interface WarmStartOptions {
   replanEvery?: number;
   /** Designer prompts carry 0..maxMemory memory lines. */
   maxMemory?: number;
-  /** Oracle episodes played per library env (seeds 1..n). */
+  /** Oracle episodes played per library env (seeds 1..n), each without and with the hint. */
   episodesPerEnv?: number;
+  /**
+   * Seeds for the envs whose reset returns an instance hint (the small-model families): their oracles use the hint,
+   * so these teach the agent to read hints, and many instances teach a policy rather than memorised answers.
+   */
+  hintEnvEpisodes?: number;
+  /** Validated children the designer learns per library parent (parent → child edits). */
+  editsPerParent?: number;
+  /** Share of children edited once more (grandchildren, with a child as the parent). */
+  secondEdits?: number;
+  /** Validation seeds for the children (the loop's designer.validationSeeds). */
+  editValidationSeeds?: number;
   /** Agent prompt budget (agentPrompt's maxPromptTokens); the agent actor should use the same. */
   agentMaxPromptTokens?: number;
   documents?: DocumentSourceKind;
@@ -70,12 +81,16 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   warmupSteps: 30,
   weightDecay: 0.01,
   seed: 1,
-  agentFraction: 0.15,
+  agentFraction: 0.5,
   maxModuleTokens: 1030,
   planBy: 'clock',
   replanEvery: 25,
   maxMemory: 3,
   episodesPerEnv: 8,
+  hintEnvEpisodes: 400,
+  editsPerParent: 24,
+  secondEdits: 0.5,
+  editValidationSeeds: 8,
   agentMaxPromptTokens: 1024,
   documents: 'auto',
   outDir: repoPath('model', 'checkpoints', 'base'),
@@ -106,6 +121,10 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     replanEvery: positive,
     maxMemory: natural,
     episodesPerEnv: positive,
+    hintEnvEpisodes: natural,
+    editsPerParent: positive,
+    secondEdits: s.number({ min: 0, max: 1 }),
+    editValidationSeeds: positive,
     agentMaxPromptTokens: positive,
     documents: s.literal('auto', 'corpus', 'stand-in'),
     outDir: s.string({ min: 1 }),

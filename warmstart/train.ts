@@ -1,12 +1,15 @@
-// The warm-start trainer: builds the data (library modules for the designer, sandbox-confirmed oracle episodes for
-// the agent), trains a fresh decoder with AdamW on masked completion NLL, prints progress and saves the checkpoint.
+// The warm-start trainer: builds the data (validated parent → child edits of library modules for the designer,
+// sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder with AdamW on
+// masked completion NLL, prints progress and saves the checkpoint.
 import { AdamW, ModelSession, initParameters, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
-import { loadLibrary } from './library.js';
+import { loadLibrary, vmEnv, type LibraryEnv } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
+import { designerEdits, type EditStats } from './edits.js';
+import { isEditable } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
 
@@ -22,8 +25,9 @@ export interface WarmStartSummary {
   config: ResolvedDecoderConfig;
   params: number;
   steps: number;
-  /** Modules the designer was trained to write. */
+  /** Library modules the designer was trained to edit (the roots of its parent → child examples). */
   designerEnvs: string[];
+  edits: EditStats & { examples: number };
   /** True when the wall-clock cap ended training before the planned steps. */
   stoppedByClock: boolean;
   seconds: number;
@@ -48,17 +52,22 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const config = validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
   const library = loadLibrary();
   const docs = await openDocuments(o.documents);
-  // A generous call budget: the pool only replays library episodes here, and the machine may be loaded.
-  const pool = new SandboxPool({ workers: 1, callTimeoutMs: 1000, wallClockKillMs: 10_000 });
-  let played;
+  const designerEnvs = library.filter((e) => isEditable(e.code) && (o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens));
+  if (designerEnvs.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one editable library module', o.maxModuleTokens);
+  const seeds = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+  const seedsOf = (e: LibraryEnv): number[] => seeds(o.hintEnvEpisodes > 0 && vmEnv(e).reset(1).instanceHint ? o.hintEnvEpisodes : o.episodesPerEnv);
+  // A generous call budget: the pool only replays library episodes and validates edits here, and the machine may be loaded.
+  const pool = new SandboxPool({ workers: 2, callTimeoutMs: 1000, wallClockKillMs: 10_000 });
+  let played, edited;
   try {
-    played = await oracleEpisodes(pool, library, Array.from({ length: o.episodesPerEnv }, (_, i) => i + 1));
+    played = await oracleEpisodes(pool, library, seedsOf);
+    log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    edited = await designerEdits(pool, designerEnvs, docs, { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed });
   } finally {
     await pool.close();
   }
-  const designerEnvs = library.filter((e) => o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens);
-  if (designerEnvs.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one library module', o.maxModuleTokens);
-  const data = new WarmStartData(tok, library, designerEnvs, played.episodes, docs, {
+  if (edited.edits.length === 0) throw new OptionsError('options.editsPerParent', 'settings under which some edited child validates', o.editsPerParent);
+  const data = new WarmStartData(tok, library, edited.edits, played.episodes, {
     seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
     agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,
   });
@@ -68,7 +77,8 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   for (const s of shapes.values()) nParams += s.reduce((a, b) => a * b, 1);
   log(`warm-start: ${library.length} library envs, ${played.stats.kept}/${played.stats.played} oracle episodes kept `
     + `(${played.stats.mismatched} vm/sandbox mismatches, ${played.stats.lost} lost), documents: ${docs.kind} (${docs.size} chunks), data ready in ${dataSeconds.toFixed(1)} s`);
-  log(`designer modules (${designerEnvs.length}, <= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
+  log(`designer edits: ${edited.stats.valid}/${edited.stats.tried} children validate (rejected ${JSON.stringify(edited.stats.rejected)}), `
+    + `${edited.stats.parents} of ${designerEnvs.length} parents (<= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
   log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
 
   const params = initParameters(config, o.seed);
@@ -131,5 +141,6 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   return {
     options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
     curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, droppedRows: data.dropped,
+    edits: { ...edited.stats, examples: edited.edits.length },
   };
 }

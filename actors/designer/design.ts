@@ -13,6 +13,7 @@ import { retrieve } from '../loop/memory/retrieve.js';
 import type { Policy } from '../loop/policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
+import { pickParent } from './parent.js';
 
 /** A grounding document as the designer uses it. */
 export interface GroundingDoc {
@@ -32,6 +33,8 @@ export interface DesignerDeps {
   memory: { entries(): MemoryEntry[]; add(entry: MemoryEntry): Promise<boolean> } | null;
   /** The fixed-environment baseline's library (loaded when ablations.fixedEnvs). */
   library?: LibraryEnv[];
+  /** The library modules the designer may edit (parents when memory has none; editableLibrary()). */
+  parents?: LibraryEnv[];
 }
 
 export interface DesignResult {
@@ -83,7 +86,7 @@ function acceptedOutputs(env: AcceptedEnv, o: LoopOptions, seedBase: number): Ac
 async function remember(deps: DesignerDeps, env: AcceptedEnv, source: 'designer' | 'library'): Promise<void> {
   if (!deps.memory) return;
   await deps.memory.add(newMemoryEntry({
-    envId: env.envId, name: env.spec.name, description: env.spec.description, family: env.family, codeHash: env.codeHash,
+    envId: env.envId, name: env.spec.name, description: env.spec.description, family: env.family, codeHash: env.codeHash, code: env.code,
     ...(env.doc ? { docId: env.doc.id } : {}), parents: env.parents, iteration: env.iteration, source,
   }));
 }
@@ -112,12 +115,17 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
   const recalled = o.ablations.noMemory || !deps.memory
     ? []
     : retrieve(deps.memory.entries(), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
-  const prompt = buildDesignerPrompt(deps.policy, { doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens });
+  const parent = pickParent(recalled, deps.parents ?? [], o.designer.libraryParents, random);
+  const prompt = buildDesignerPrompt(deps.policy, {
+    doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens, ...(parent ? { parent: parent.code } : {}),
+  });
   const sample = await deps.policy.sample(prompt.tokens, { ...samplingOf(o.designer), role: 'designer', ...(signal ? { signal } : {}) });
   // A cancelled generation is cut short: never judge or publish it; the host puts the job back.
   signal?.throwIfAborted();
   const code = extractModule(sample.text);
-  const parents = prompt.memory.map((m) => m.envId);
+  // The edited parent first, then the other entries the prompt showed.
+  const shown = parent && prompt.parent ? parent : null;
+  const parents = [...(shown ? [shown.id] : []), ...prompt.memory.map((m) => m.envId).filter((id) => id !== shown?.id)];
   const docRef = doc ? { id: doc.id, ...(doc.source !== undefined ? { source: doc.source } : {}), ...(doc.kind !== undefined ? { kind: doc.kind } : {}) } : undefined;
   const envId = envIdOf(job.jobId);
   const base = { envId, jobId: job.jobId, iteration: job.iteration, ...(docRef ? { doc: docRef } : {}), parents };
@@ -131,7 +139,7 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
   const { name, description, hint, maxTurns } = report.spec;
   const st = report.stats;
   const env: AcceptedEnv = {
-    ...base, code, codeHash: report.codeHash, spec: { name, description, hint, maxTurns }, family: guessFamily(description, prompt.memory),
+    ...base, code, codeHash: report.codeHash, spec: { name, description, hint, maxTurns }, family: shown ? shown.family : guessFamily(description, prompt.memory),
     designer: sample,
     validation: {
       ms: report.ms,

@@ -15,6 +15,7 @@ import { unpackInts } from '../loop/packed.js';
 import { metricOutputs } from '../loop/metrics.js';
 import { design, envIdOf, type DesignerDeps, type GroundingDoc } from './design.js';
 import { loadLibraryEnvs } from './library-envs.js';
+import { editableLibrary, parentFits } from './parent.js';
 import { resolve } from 'node:path';
 
 export interface DesignerActorOptions {
@@ -60,8 +61,11 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       env.log(`designer: corpus of ${c.documentCount} documents, ${c.size} chunks`);
       corpus = (random) => groundingDoc(c.sample(random));
     }
-    const library = options.ablations.fixedEnvs ? loadLibraryEnvs(options.library ? resolve(options.library) : undefined) : undefined;
-    return { policy, sandbox, options, corpus, memory, ...(library ? { library } : {}) };
+    const shipped = loadLibraryEnvs(options.library ? resolve(options.library) : undefined);
+    const library = options.ablations.fixedEnvs ? shipped : undefined;
+    const parents = editableLibrary(shipped, parentFits(policy));
+    env.log(`designer: ${parents.length} editable library parents (${parents.map((p) => p.name).join(', ')})`);
+    return { policy, sandbox, options, corpus, memory, parents, ...(library ? { library } : {}) };
   }
 
   return {

@@ -1,5 +1,6 @@
 // Fits the designer prompt into the model's context: memory lines are dropped from the end, then the document is
-// cut, until the prompt leaves room for the module (maxTokens, or half the context when that is smaller).
+// cut, then the parent dropped, until the prompt leaves room for the module (maxTokens, or half the context when that
+// is smaller).
 import { designerPrompt, type MemoryLine } from '../loop/prompts.js';
 import type { Tokenizer } from '../../model/index.js';
 import type { MemoryEntry } from '../loop/memory/memory-entry.js';
@@ -10,13 +11,17 @@ export interface DesignerPromptRequest {
   memory: MemoryEntry[];
   docChars: number;
   maxTokens: number;
+  /** The parent module's code the designer edits. */
+  parent?: string;
 }
 
 export interface FittedPrompt {
   tokens: number[];
-  /** The entries that made it into the prompt (the new environment's parents). */
+  /** The entries that made it into the prompt (shown beside the parent). */
   memory: MemoryEntry[];
   docChars: number;
+  /** False when the parent did not fit (or there was none). */
+  parent: boolean;
 }
 
 export function memoryLine(e: MemoryEntry): MemoryLine {
@@ -30,11 +35,13 @@ export function buildDesignerPrompt(policy: { tokenizer: Tokenizer; contextLengt
   const limit = policy.contextLength - Math.min(r.maxTokens, Math.floor(policy.contextLength / 2));
   let memory = r.memory;
   let docChars = Math.min(r.docChars, r.doc.length);
+  let parent = r.parent;
   for (;;) {
-    const tokens = designerPrompt(policy.tokenizer, { doc: r.doc, memory: memory.map(memoryLine), docChars });
-    if (tokens.length <= limit) return { tokens, memory, docChars };
+    const tokens = designerPrompt(policy.tokenizer, { doc: r.doc, memory: memory.map(memoryLine), docChars, ...(parent !== undefined ? { parent } : {}) });
+    if (tokens.length <= limit) return { tokens, memory, docChars, parent: parent !== undefined };
     if (memory.length > 0) memory = memory.slice(0, -1);
     else if (docChars > 0) docChars = Math.floor(docChars / 2);
+    else if (parent !== undefined) parent = undefined;
     else throw new PromptTooLongError('designer', tokens.length, limit);
   }
 }

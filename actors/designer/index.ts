@@ -3,3 +3,5 @@ export { createDesignerActor, groundingDoc, type DesignerActor, type DesignerAct
 export { design, envIdOf, extractModule, guessFamily, type DesignerDeps, type DesignResult, type GroundingDoc } from './design.js';
 export { buildDesignerPrompt, memoryLine, type FittedPrompt } from './designer-prompt.js';
 export { loadLibraryEnvs, type LibraryEnv } from './library-envs.js';
+export { knobsOf, specNameOf, isEditable, replaceSpans, type Knob, type IntKnob, type WordsKnob } from './knobs.js';
+export { pickParent, editableLibrary, parentFits, type Parent } from './parent.js';

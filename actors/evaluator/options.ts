@@ -24,7 +24,7 @@ export interface EvaluatorOptions {
   /** Ablation "no hint regret": the designer earns `validReward` for any accepted environment, regardless of returns. */
   noHintRegret?: boolean;
   validReward?: number;
-  /** Which episodes train the agent: unhinted only (default), or hinted ones too (each normalised in its own group). */
+  /** Which episodes train the agent: hinted ones too (default; each arm normalised in its own group), or unhinted only. The hinted arm must be trained for the agent to learn to read hints, or regret stays zero by construction. */
   agentEpisodes?: AgentEpisodes;
   /** Added to the group std in GRPO normalisation. */
   advantageEps?: number;
@@ -60,7 +60,7 @@ export const DEFAULT_EVALUATOR_OPTIONS: ResolvedEvaluatorOptions = {
   faultPenalty: -1,
   noHintRegret: false,
   validReward: 1,
-  agentEpisodes: 'no-hint',
+  agentEpisodes: 'all',
   advantageEps: 1e-6,
   baselineAlpha: 0.05,
   normalizeDesigner: true,

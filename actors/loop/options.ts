@@ -29,6 +29,11 @@ export interface LoopOptions {
     docChars: number;
     /** Seeds per validation probe (the sandbox's ValidateOptions.seeds). */
     validationSeeds: number;
+    /**
+     * Share of designs whose parent is an editable library module even when memory has one (memory parents keep
+     * lineages going; library parents keep every family in play). Without memory, every parent is a library module.
+     */
+    libraryParents: number;
   };
   agent: SamplingOptions & {
     /** Cap on turns per episode, below the environment's own spec.maxTurns. */
@@ -109,7 +114,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   // probability 1 − p^k − (1 − p)^k: at p = 0.1 that is 0.34 with k = 4 and 0.57 with k = 8 (docs/loop.md).
   k: 8,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
-  designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8 },
+  designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25 },
   agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
@@ -132,7 +137,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
   {
     k: s.int({ min: 1, max: 256 }),
     memory: s.object({ k: s.int({ min: 0, max: 64 }), frontierFraction: s.number({ min: 0, max: 1 }), frontierPool: s.number({ min: 1, max: 1000 }) }, { strict: true }),
-    designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }) }, { strict: true }),
+    designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }), libraryParents: s.number({ min: 0, max: 1 }) }, { strict: true }),
     agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }), timeoutRetries: s.int({ min: 0, max: 10 }) }, { strict: true }),
     ablations: s.object({ fixedEnvs: s.boolean(), noCorpus: s.boolean(), noMemory: s.boolean(), noHintRegret: s.boolean() }, { strict: true }),
     policy: s.object(

@@ -1,6 +1,7 @@
 // The two prompt formats of the one shared policy. The warm-start script, the designer and the agent
 // all build prompts here, so what the model was trained on is exactly what it is asked.
-//   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)* <|designer|>  → module code <|end_turn|>
+//   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)*
+//             (<|system|>PARENT_INTRO\nparent code<|end_turn|>)? <|designer|>  → module code <|end_turn|>
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
 import type { Tokenizer } from '../../model/index.js';
 
@@ -31,6 +32,8 @@ export interface DesignerPromptInput {
   doc: string;
   memory: MemoryLine[];
   docChars?: number;
+  /** The parent module's code: the designer writes an edited child of it (absent: a module from scratch). */
+  parent?: string;
 }
 
 export interface AgentTurn {
@@ -50,6 +53,9 @@ export interface AgentPromptInput {
 
 export const DEFAULT_DOC_CHARS = 600;
 
+/** Introduces the parent module in a designer prompt: a small model edits well and recalls poorly (design.md). */
+export const PARENT_INTRO = 'Edit this module into a new environment for the document. Parent:';
+
 export function memoryText(m: MemoryLine): string {
   const d = m.description.length > 120 ? `${m.description.slice(0, 117)}...` : m.description;
   // Zeros would read as measured: an entry not yet evaluated says so.
@@ -61,6 +67,7 @@ export function designerPrompt(tok: Tokenizer, input: DesignerPromptInput): numb
   const doc = input.doc.slice(0, input.docChars ?? DEFAULT_DOC_CHARS);
   const ids = [tok.specialId('<|bos|>'), ...tok.encodeTurn('system', CONTRACT_BRIEF), ...tok.encodeTurn('doc', doc)];
   for (const m of input.memory) ids.push(...tok.encodeTurn('system', memoryText(m)));
+  if (input.parent !== undefined) ids.push(...tok.encodeTurn('system', `${PARENT_INTRO}\n${input.parent}`));
   ids.push(tok.specialId('<|designer|>'));
   return ids;
 }

@@ -12,6 +12,8 @@ export const MEMORY_ENTRY = s.object({
   /** 'reasoning' | 'tools' | 'games' | 'unknown'. */
   family: s.string(),
   codeHash: s.string(),
+  /** The module's code, so a later designer can edit it (absent in entries written before parents were shown). */
+  code: s.optional(s.string({ max: 64 * 1024 })),
   /** Grounding document (corpus chunk id); absent without corpus grounding and for library environments. */
   docId: s.optional(s.string()),
   /** envIds of the memory entries shown to the designer that wrote this one. */

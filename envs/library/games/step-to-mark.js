@@ -30,8 +30,11 @@ export default class Env {
   }
 }
 
-export function oracle(observation, history) {
-  // Walk right while it gets warmer; the first "Colder" means the mark is one cell back: step left and stop.
+export function oracle(observation, history, hint) {
+  // Hinted: walk right to the hinted cell and stop there.
+  const mark = hint ? kit.parseNumber(hint) : null;
+  if (mark !== null) return history.length < mark ? 'right' : 'stop';
+  // Unhinted: walk right while it gets warmer; the first "Colder" means the mark is one cell back: step left and stop.
   if (history.length > 0 && history[history.length - 1].action === 'left') return 'stop';
   if (observation.startsWith('Colder')) return 'left';
   return kit.parseNumber(observation.split('cell')[1] ?? '') === LENGTH ? 'stop' : 'right';

@@ -27,8 +27,10 @@ export default class Env {
   }
 }
 
-export function oracle(observation, history) {
-  let lo = 1, hi = TOP;
+export function oracle(observation, history, hint) {
+  // Hinted: bisect the hinted window; else the whole range.
+  const window = hint ? kit.parseNumbers(hint) : [];
+  let lo = window.length === 2 ? window[0] : 1, hi = window.length === 2 ? window[1] : TOP;
   const replies = history.slice(1).map((h) => h.observation).concat(observation);
   history.forEach(({ action }, i) => { const n = Number(action); if (replies[i].includes('higher')) lo = n + 1; else hi = n - 1; });
   return String(Math.floor((lo + hi) / 2));

@@ -27,7 +27,10 @@ export default class Env {
   }
 }
 
-export function oracle(observation, history) {
-  const codes = kit.parseNumbers(history.length > 0 ? history[0].observation : observation);
-  return String(codes[history.length]);
+export function oracle(observation, history, hint) {
+  const first = history.length > 0 ? history[0].observation : observation;
+  // Hinted: the hint names the door's colour, so type that colour's code at once; else try the codes in turn.
+  const colour = hint ? kit.words(hint).find((w) => COLOURS.includes(w)) : undefined;
+  const hinted = colour ? new RegExp(`\\b${colour} (\\d+)`).exec(first) : null;
+  return hinted ? hinted[1] : String(kit.parseNumbers(first)[history.length]);
 }

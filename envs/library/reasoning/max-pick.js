@@ -25,7 +25,10 @@ export default class Env {
   }
 }
 
-export function oracle(observation) {
+export function oracle(observation, history, hint) {
   const nums = kit.parseNumbers(observation.split('Numbers:')[1] ?? '');
-  return String(Math.max(...nums));
+  // Hinted: the number that ends in the hinted digit (a lookup); else compare them all.
+  const digit = hint ? kit.parseNumber(hint) : null;
+  const hinted = nums.find((n) => n % 10 === digit);
+  return String(hinted !== undefined ? hinted : Math.max(...nums));
 }

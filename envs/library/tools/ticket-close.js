@@ -40,7 +40,10 @@ export default class Env {
   }
 }
 
-export function oracle(observation, history) {
+export function oracle(observation, history, hint) {
+  // Hinted: the hint gives the id, so close at once; else list the tickets first and find the owner's row.
+  const id = hint ? kit.parseNumber(hint) : null;
+  if (id !== null) return `close_ticket({"id": ${id}})`;
   if (history.length === 0) return 'list_tickets({})';
   const who = history[0].observation.match(/close (\w+)'s/)[1];
   const row = observation.split('\n').find((line) => line.endsWith(`| ${who}`));

@@ -1,0 +1,35 @@
+// Which module the designer edits. The loop's designer writes a child of one parent (ACCEL-style edits of code; a small
+// model edits well and recalls poorly): the first recalled memory entry that carries editable code (retrieval puts
+// the frontier first), or, with probability `libraryShare` and whenever memory has none, a seeded pick from the
+// library modules it can edit. Pure: entries and library in, the parent out.
+import { isEditable } from './knobs.js';
+import type { LibraryEnv } from './library-envs.js';
+import type { MemoryEntry } from '../loop/memory/memory-entry.js';
+
+export interface Parent {
+  code: string;
+  /** The memory entry's envId, or `library:<name>` for a library module. */
+  id: string;
+  name: string;
+  family: string;
+}
+
+/** The library modules a designer can edit: a one-line spec name, a knob, and code that `fits` (parent and child in the context). */
+export function editableLibrary(library: readonly LibraryEnv[], fits: (code: string) => boolean): LibraryEnv[] {
+  return library.filter((e) => isEditable(e.code) && fits(e.code));
+}
+
+/** A parent fits when it and a child as long sit in the context beside a prompt of about 300 tokens. */
+export function parentFits(policy: { tokenizer: { encode(text: string): number[] }; contextLength: number }): (code: string) => boolean {
+  return (code) => policy.tokenizer.encode(code).length <= Math.floor((policy.contextLength - 300) / 2);
+}
+
+export function pickParent(recalled: readonly MemoryEntry[], library: readonly LibraryEnv[], libraryShare: number, random: () => number): Parent | null {
+  const fromMemory = recalled.find((e) => e.code !== undefined && isEditable(e.code));
+  const useLibrary = library.length > 0 && (!fromMemory || random() < libraryShare);
+  if (useLibrary) {
+    const e = library[Math.floor(random() * library.length)]!;
+    return { code: e.code, id: `library:${e.name}`, name: e.name, family: e.family };
+  }
+  return fromMemory ? { code: fromMemory.code!, id: fromMemory.envId, name: fromMemory.name, family: fromMemory.family } : null;
+}
