@@ -8,6 +8,7 @@ import { makeRandom } from '../sandbox/index.js';
 import type { DocumentSource } from './documents.js';
 import type { LibraryEnv } from './library.js';
 import { mutate } from './mutate.js';
+import { specNameOf } from '../actors/designer/index.js';
 
 export interface DesignerEdit {
   /** The library module the lineage starts from. */
@@ -27,6 +28,8 @@ export interface EditStats {
   rejected: Record<string, number>;
   /** Parents with at least one valid child. */
   parents: number;
+  /** Children left out before validation because their spec name is reserved (a held-out environment's). */
+  reserved: number;
 }
 
 export interface EditPlan {
@@ -36,17 +39,20 @@ export interface EditPlan {
   validationSeeds: number;
   seed: number;
   docChars?: number;
+  /** Spec names no child may take: the held-out suite's, so nothing the designer learns shares a name with it. */
+  reservedNames?: ReadonlySet<string>;
 }
 
 export async function designerEdits(pool: SandboxPool, parents: readonly LibraryEnv[], docs: DocumentSource, plan: EditPlan): Promise<{ edits: DesignerEdit[]; stats: EditStats }> {
   const random = makeRandom(plan.seed);
   const docChars = plan.docChars ?? DEFAULT_DOC_CHARS;
-  const stats: EditStats = { tried: 0, valid: 0, rejected: {}, parents: 0 };
+  const stats: EditStats = { tried: 0, valid: 0, rejected: {}, parents: 0, reserved: 0 };
   const edits: DesignerEdit[] = [];
   const attempt = async (root: string, parent: string, depth: 1 | 2): Promise<DesignerEdit | null> => {
     const doc = docs.sample(random).text.slice(0, docChars);
     const m = mutate(parent, doc, random);
     if (!m) return null;
+    if (plan.reservedNames?.has(specNameOf(m.code)?.name ?? '')) return (stats.reserved++, null);
     stats.tried++;
     const report = await pool.validate(m.code, { seeds: plan.validationSeeds });
     if (!report.ok) {

@@ -11,6 +11,7 @@ import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditStats } from './edits.js';
 import { isEditable } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
+import { repoPath } from '../runtime/paths.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
 
 export interface LossPoint {
@@ -62,7 +63,11 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   try {
     played = await oracleEpisodes(pool, library, seedsOf);
     log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    edited = await designerEdits(pool, designerEnvs, docs, { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed });
+    // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite.
+    const reservedNames = new Set(loadLibrary(repoPath('envs', 'heldout')).map((e) => e.spec.name));
+    edited = await designerEdits(pool, designerEnvs, docs, {
+      perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames,
+    });
   } finally {
     await pool.close();
   }

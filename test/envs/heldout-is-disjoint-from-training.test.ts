@@ -9,7 +9,8 @@ import { DEFAULT_LOOP_OPTIONS } from '../../actors/loop/options.js';
 import { loadLibrary } from '../../warmstart/library.js';
 import { DEFAULT_TOKENIZER_INPUTS, expandInputs } from '../../model/index.js';
 import { repoPath } from '../../runtime/paths.js';
-import { codeHash } from '../../sandbox/index.js';
+import { codeHash, type SandboxPool } from '../../sandbox/index.js';
+import { designerEdits } from '../../warmstart/index.js';
 import { heldOutFiles, jaccard, normalisedHash, trigrams } from './heldout-suite.js';
 
 /** Token-trigram Jaccard above this counts as a near copy (the novelty threshold issue 10 names). */
@@ -60,6 +61,19 @@ t.test('held-out modules are disjoint from every training source', async (t) => 
       const best = grams.reduce((b, e) => { const j = jaccard(mine, e.g); return j > b.j ? { j, source: e.source } : b; }, { j: 0, source: '' });
       t.ok(best.j < NEAR_COPY, `${f.file}: highest trigram similarity ${best.j.toFixed(2)} (${best.source}) < ${NEAR_COPY}`);
     }
+  });
+
+  t.test("the warm start's designer edits never take a held-out name", async (t) => {
+    // A document whose only word turns door-code's child into a held-out name: the child is left out unvalidated.
+    const clash = heldOut.map((e) => e.spec.name).find((n) => /^[a-z]+-code$/.test(n));
+    t.ok(clash, 'a held-out name of the form <word>-code exists to clash with');
+    const word = clash!.split('-')[0]!;
+    const docs = { kind: 'stand-in' as const, size: 1, sample: () => ({ id: 'd', text: `${word} ${word} ${word}` }) };
+    const door = warmStart.filter((e) => e.name === 'door-code');
+    const unused = { validate: async () => { throw new Error('a reserved child must not be validated'); } } as unknown as SandboxPool;
+    const { edits, stats } = await designerEdits(unused, door, docs, { perParent: 2, secondEdits: 0, validationSeeds: 8, seed: 1, reservedNames: new Set(heldOut.map((e) => e.spec.name)) });
+    t.equal(edits.length, 0);
+    t.equal(stats.reserved, 6, 'every try named the child after the held-out module and was left out');
   });
 
   t.test('the tokenizer trainer does not read the held-out suite', async (t) => {
