@@ -5,7 +5,7 @@ import { LabeledBatch, type Labeled } from '../../../actors/loop/messages.js';
 import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { PolicyTrainer, createLearnerActor, type LearnerActorHooks, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
+import { PolicyTrainer, createLearnerActor, type LearnerActorHooks, type LearnerEffect, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
 import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
@@ -120,6 +120,12 @@ export function logicOptions(extra: Partial<LearnerLogicOptions> = {}): LearnerL
     eta: 2, skipZeroAdvantage: true, publishEvery: 1, checkpointEvery: 1, trainOnStop: true, countsWorkInFlight: false, ...extra,
   };
 }
+
+/** Batch `id` of iteration 0 for the pure learner logic: trajectories `<id>-p` (2 tokens, A = 1) and `<id>-q` (1 token, A = −1). */
+export const logicBatch = (id: string) => ({ batchId: id, iteration: 0, trajectories: [traj(`${id}-p`, [50, 51], 1, 0), traj(`${id}-q`, [52], -1, 0)] });
+
+/** The types of the logic's effects, with the message where there is one ('ack:m0'), to compare lists of effects. */
+export const effectKinds = (fx: LearnerEffect<string>[]): string[] => fx.map((f) => ('ref' in f ? `${f.type}:${f.ref}` : f.type));
 
 /** The report of an update the logic is told about (what a trainer would return). */
 export const TRAINED: UpdateStats = {
