@@ -10,7 +10,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // Not yet split (issue 9, item 6): each entry is a file with two or more top-level behaviours. Remove an entry when
 // its file is split; never add one.
 const notYetSplit = new Set([
-  'test/model/sampler/cancelled-request-ends-without-disturbing-others.test.ts',
   'test/model/sampler/thread-sampler-matches-the-sampler.test.ts',
 ]);
 
