@@ -30,14 +30,8 @@ export type Check<T> = {
   readonly _type?: T;
 };
 
-/** The parameters a check was built with: bounds, pattern, allowed values, and the checks it is made of. */
-export interface CheckMeta {
-  min?: number;
-  max?: number;
-  gt?: number;
-  lt?: number;
-  integer?: boolean;
-  infinite?: boolean;
+/** The parameters a check was built with: bounds (a number's, or a string's length), pattern, allowed values, and the checks it is made of. */
+export interface CheckMeta extends NumberOptions {
   pattern?: RegExp;
   values?: readonly unknown[];
   /** array: the item check; record: the value check; optional / nullable: the wrapped check. */

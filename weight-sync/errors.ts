@@ -26,14 +26,27 @@ export function isStaleVersionError(err: unknown): err is StaleVersionError {
   return err instanceof StaleVersionError;
 }
 
-/** The KV bucket or object store is missing, did not answer, or lost the object. The watcher retries these. */
-export class WeightTransportError extends WeightSyncError {
+/** Where a weight-sync error happened: the policy version and object name it is about, when known. */
+interface Where {
+  version?: number;
+  object?: string;
+}
+
+/** An error about one stored version or object: the message starts with where, and `version` / `object` say it. */
+abstract class WeightObjectError extends WeightSyncError {
   readonly version: number | undefined;
   readonly object: string | undefined;
-  constructor(detail: string, where: { version?: number; object?: string } = {}, cause?: unknown) {
-    super(`${label(where)}${detail}`, { code: 'WEIGHT_TRANSPORT', cause, data: { ...where } });
+  constructor(message: string, code: string, where: Where, cause: unknown) {
+    super(`${label(where)}${message}`, { code, cause, data: { ...where } });
     this.version = where.version;
     this.object = where.object;
+  }
+}
+
+/** The KV bucket or object store is missing, did not answer, or lost the object. The watcher retries these. */
+export class WeightTransportError extends WeightObjectError {
+  constructor(detail: string, where: Where = {}, cause?: unknown) {
+    super(detail, 'WEIGHT_TRANSPORT', where, cause);
   }
 }
 
@@ -42,13 +55,11 @@ export function isWeightTransportError(err: unknown): err is WeightTransportErro
 }
 
 /** The stored bytes are not the ones the KV record describes (digest, sha256, size or version differ). */
-export class WeightIntegrityError extends WeightSyncError {
-  readonly version: number;
-  readonly object: string;
-  constructor(detail: string, where: { version: number; object: string }, cause?: unknown) {
-    super(`${label(where)}integrity check failed: ${detail}`, { code: 'WEIGHT_INTEGRITY', cause, data: { ...where } });
-    this.version = where.version;
-    this.object = where.object;
+export class WeightIntegrityError extends WeightObjectError {
+  declare readonly version: number;
+  declare readonly object: string;
+  constructor(detail: string, where: Required<Where>, cause?: unknown) {
+    super(`integrity check failed: ${detail}`, 'WEIGHT_INTEGRITY', where, cause);
   }
 }
 
@@ -60,14 +71,10 @@ export function isWeightIntegrityError(err: unknown): err is WeightIntegrityErro
  * The bytes are intact but do not fit this model: not safetensors, another model config, or a tensor whose name,
  * shape or dtype differs (`tensor` names it; `cause` is the checkpoint error that found it).
  */
-export class WeightContentError extends WeightSyncError {
-  readonly version: number | undefined;
-  readonly object: string | undefined;
+export class WeightContentError extends WeightObjectError {
   readonly tensor: string | undefined;
-  constructor(detail: string, where: { version?: number; object?: string; tensor?: string }, cause?: unknown) {
-    super(`${label(where)}${detail}`, { code: 'WEIGHT_CONTENT', cause, data: { ...where } });
-    this.version = where.version;
-    this.object = where.object;
+  constructor(detail: string, where: Where & { tensor?: string }, cause?: unknown) {
+    super(detail, 'WEIGHT_CONTENT', where, cause);
     this.tensor = where.tensor;
   }
 }
@@ -94,7 +101,7 @@ export function isNonFiniteWeightsError(err: unknown): err is NonFiniteWeightsEr
   return err instanceof NonFiniteWeightsError;
 }
 
-function label(where: { version?: number; object?: string }): string {
+function label(where: Where): string {
   const parts = [where.version === undefined ? '' : `version ${where.version}`, where.object === undefined ? '' : `object ${where.object}`];
   const s = parts.filter(Boolean).join(', ');
   return s ? `${s}: ` : '';

@@ -3,9 +3,9 @@
 // nothing fits and nothing is in flight — after the learner has counted the last iteration's update.
 import t from 'tap';
 import { budgetAllows } from '../../../actors/coordinator/budget.js';
-import { transition, type CoordinatorEffect, type CoordinatorLimits, type CoordinatorState } from '../../../actors/coordinator/coordinator-logic.js';
-import { emptyStats } from '../../../actors/coordinator/run-stats.js';
+import { transition, type CoordinatorEffect, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
 import { packInts } from '../../../actors/loop/packed.js';
+import { freshState } from './coordinator-state.js';
 
 const o: CoordinatorLimits = { seed: 1, designsPerIteration: 1, maxStaleness: 2, iterations: Infinity, minutes: Infinity, budgetTokens: 1000, curvePoints: 0 };
 const sample = (n: number) => ({ promptTokens: packInts([1]), tokens: packInts(Array.from({ length: n }, () => 7)), logprobs: new Uint8Array(4 * n), versions: packInts(Array.from({ length: n }, () => 0)), text: '', finishReason: 'stop' });
@@ -17,7 +17,7 @@ const labeled = (iteration: number) => ({
 const metric = (update: number, name: string, value: number) => ({ role: 'learner', host: 'h', ts: update, name, value, tags: { update: String(update) } });
 
 t.test('a budget issues iterations to land within half an iteration of it, then ends the run', async (t) => {
-  const s: CoordinatorState = { stats: emptyStats(0), runId: 'r', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set() };
+  const s = freshState();
   t.equal(budgetAllows(s.stats, 0, o), 1, 'one iteration before any cost is known');
   t.equal(budgetAllows(s.stats, 1, o), 0, 'and no second while it is in flight');
   const issued: number[] = [];

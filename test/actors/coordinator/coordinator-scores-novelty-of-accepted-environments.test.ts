@@ -3,11 +3,12 @@
 // metrics.jsonl's lines and the live view. A replayed acceptance is not scored twice.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { transition, type CoordinatorEffect, type CoordinatorLimits, type CoordinatorState } from '../../../actors/coordinator/coordinator-logic.js';
-import { emptyStats, summary } from '../../../actors/coordinator/run-stats.js';
+import { transition, type CoordinatorEffect, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
+import { summary } from '../../../actors/coordinator/run-stats.js';
 import { renderView } from '../../../actors/coordinator/run-view.js';
 import { libraryNoveltyIndex } from '../../../eval/index.js';
 import { repoPath } from '../../../runtime/paths.js';
+import { freshState } from './coordinator-state.js';
 
 const o: CoordinatorLimits = { seed: 1, designsPerIteration: 3, maxStaleness: 1, iterations: Infinity, minutes: Infinity };
 const copy = readFileSync(repoPath('envs', 'library', 'games', 'higher-lower.js'), 'utf8');
@@ -20,7 +21,7 @@ const accepted = (envId: string, code: string) => ({
 });
 
 t.test('accepted environments are scored for novelty into the archive, metrics and the view', async (t) => {
-  const s: CoordinatorState = { stats: emptyStats(0), runId: 'r', nextIteration: 1, baseVersion: 0, issuing: false, finished: false, archived: new Set(), novelty: libraryNoveltyIndex() };
+  const s = freshState({ nextIteration: 1, novelty: libraryNoveltyIndex() });
   const records: Record<string, unknown>[] = [];
   const collect = (fx: CoordinatorEffect[]) => fx.forEach((f) => f.type === 'archive' && records.push(f.record));
   collect(transition(s, { type: 'accepted', body: accepted('e-copy', copy), now: 1 }, o).effects);

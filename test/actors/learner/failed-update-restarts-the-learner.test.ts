@@ -1,25 +1,12 @@
 // A learner whose update fails (here: its trainer thread dies) stops like a crash; the actor starts a new one from
-// the last checkpoint, which takes the unacked trajectories again, so every trajectory is still applied exactly
-// once. Past loop.learner.maxRestarts the actor asks the host to stop instead.
+// the last checkpoint, which takes the unacked trajectories again, so every trajectory is still applied exactly once.
 import t from 'tap';
-import { join } from 'node:path';
-import { createLearnerActor, readAccounting, type ThreadTrainer } from '../../../actors/learner/index.js';
-import { ActorHost } from '../../../runtime/host.js';
+import { readAccounting, type ThreadTrainer } from '../../../actors/learner/index.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
-import { FAST_DELIVERY, connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import { learnerOptions, publishBatch, traj, when } from './tiny.js';
+import { learnerOnFreshServer, publishBatch, traj, when } from './tiny.js';
 
 t.test('a dead trainer thread: the learner restarts from its checkpoint and loses nothing', async (t) => {
-  const server = await natsServer(t);
-  const config = await testConfig([server.url], FAST_DELIVERY);
-  const conn = await connected(t, config);
-  const stateDir = join(tempDir(t, 'spade-run-'), 'learner');
-  const actor = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, checkpointEvery: 1, eta: 1000 }));
-  const shutdowns: string[] = [];
-  const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined, onShutdownRequest: (r) => shutdowns.push(r) });
-  await host.start([() => actor], ['learner']);
-  t.teardown(() => host.stop());
-
+  const { conn, actor, stateDir, shutdowns } = await learnerOnFreshServer(t, { iterationBatches: 1, checkpointEvery: 1, eta: 1000 });
   const firstUpdate = when(actor.events, 'update', () => actor.learner()!.stats.updates === 1);
   await publishBatch(conn, 'b0', [traj('a', [50, 51], 1, 0), traj('b', [52, 53], -1, 0)]);
   await firstUpdate;
@@ -39,22 +26,4 @@ t.test('a dead trainer thread: the learner restarts from its checkpoint and lose
   await all;
   t.same([...(await applied())].sort(), ['a', 'b', 'c', 'd', 'e', 'f'], `each trajectory applied once: ${(await applied()).join(' ')}`);
   t.same(shutdowns, [], 'no shutdown while restarts are left');
-});
-
-t.test('past maxRestarts the actor asks the host to stop, naming the failure', async (t) => {
-  const server = await natsServer(t);
-  const config = await testConfig([server.url], FAST_DELIVERY);
-  const conn = await connected(t, config);
-  const stateDir = join(tempDir(t, 'spade-run-'), 'learner');
-  const actor = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, maxRestarts: 0 }));
-  const shutdowns: string[] = [];
-  let requested!: () => void;
-  const shutdown = new Promise<void>((resolve) => (requested = resolve));
-  const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined, onShutdownRequest: (r) => (shutdowns.push(r), requested()) });
-  await host.start([() => actor], ['learner']);
-  t.teardown(() => host.stop());
-  await (actor.learner()!.trainer as ThreadTrainer).kill();
-  await publishBatch(conn, 'b0', [traj('a', [50, 51], 1, 0), traj('b', [52, 53], -1, 0)]);
-  await shutdown;
-  t.match(shutdowns[0], /learner.*failed 1 time.*maxRestarts = 0.*trainer thread/);
 });

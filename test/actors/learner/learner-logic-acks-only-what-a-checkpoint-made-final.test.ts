@@ -2,11 +2,10 @@
 // that covers the update holding its trajectories; a drop is written before the ack it allows; a redelivered
 // message whose trajectories are all final is acked at once and counted as duplicates.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerEffect, type LearnerLogicState } from '../../../actors/learner/index.js';
-import { TRAINED, freshStats, logicOptions, traj } from './tiny.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { TRAINED, effectKinds as kinds, freshStats, logicOptions, traj } from './tiny.js';
 
 const o = logicOptions();
-const kinds = (fx: LearnerEffect<string>[]) => fx.map((f) => ('ref' in f ? `${f.type}:${f.ref}` : f.type));
 
 t.test('the learner acks only what a checkpoint made final', async (t) => {
   t.test('acked after the checkpoint, not before', async (t) => {

@@ -1,10 +1,7 @@
 // An incomplete iteration is not flushed while the pipeline still holds work that can complete it (a slow batch is
-// not a lost one); once nothing is in flight it is flushed after the quiet period. The actor's counter reads the
-// pipeline consumers of a real server.
+// not a lost one); once nothing is in flight it is flushed after the quiet period.
 import t from 'tap';
 import type { UpdateReport } from '../../../actors/learner/index.js';
-import { pipelineWorkInFlight } from '../../../actors/learner/work-in-flight.js';
-import { SUBJECTS } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { hostedLearner, learnerOptions, publishBatch, traj, when } from './tiny.js';
 
@@ -39,15 +36,4 @@ t.test('a quiet incomplete iteration waits for work in flight, then flushes', as
   t.ok(Date.now() - t1 >= 100, 'flushed after the quiet period');
   t.equal(updates[1]!.trajectories, 2, 'the lone batch was trained');
   t.ok(logs.some((l) => /flushing 2 trajectories .*iteration 1, 1 of 2 batches.*no work in flight/.test(l)), 'the flush is logged with its reason');
-});
-
-t.test('the pipeline counter sees pending and unacked jobs', async (t) => {
-  const server = await natsServer(t);
-  const config = await testConfig([server.url]);
-  const conn = await connected(t, config);
-  const count = pipelineWorkInFlight(conn);
-  t.equal(await count(), 0, 'an empty pipeline');
-  await conn.js.publish(SUBJECTS.jobDesign, new Uint8Array([1]));
-  await conn.js.publish(SUBJECTS.trajRaw, new Uint8Array([2]));
-  t.equal(await count(), 2, 'a design job and a raw trajectory group');
 });

@@ -1,15 +1,18 @@
-// A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), and helpers to build labeled batches.
+// A tiny decoder for learner tests (byte tokenizer vocab, so checkpoints load), helpers to build labeled batches, and
+// the learner and its trainer set up for tests.
 import { packFloats, packInts } from '../../../actors/loop/packed.js';
 import { LabeledBatch, type Labeled } from '../../../actors/loop/messages.js';
 import type { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import type { Test } from 'tap';
-import { createLearnerActor, type LearnerActorHooks, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
+import { PolicyTrainer, createLearnerActor, type LearnerActorHooks, type LearnerEffect, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
 import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { encode } from '../../../runtime/messages.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
-import type { DecoderConfig } from '../../../model/index.js';
+import { AdamW, initParameters, type DecoderConfig, type ModelSession } from '../../../model/index.js';
+import { FAST_DELIVERY, connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 
 export const TINY: DecoderConfig = { layers: 1, width: 16, heads: 2, contextLength: 32, vocab: 272, ffnHidden: 32 };
 
@@ -22,6 +25,12 @@ export function traj(trajId: string, tokens: number[], advantage: number, versio
       versions: packInts(tokens.map(() => version)), text: '', finishReason: 'stop',
     }],
   };
+}
+
+/** A trainer of the tiny model from seed-7 weights: one epoch, AdamW at a constant 1e-2 without weight decay. */
+export function tinyTrainer(session: ModelSession, microBatchTokens: number): PolicyTrainer {
+  const opt = new AdamW({ schedule: { peakLr: 1e-2, warmupSteps: 0, decaySteps: 10, minLr: 1e-2 }, weightDecay: 0 });
+  return new PolicyTrainer(session, initParameters(TINY, 7), opt, { kind: 'behaviour', clipEps: 0.2, tisCap: 2, epochs: 1, microBatchTokens });
 }
 
 /** Publishes one LabeledBatch of `iteration` holding `trajectories` (msgId from the batch id, as the evaluator does). */
@@ -77,6 +86,25 @@ export async function hostedLearner(t: Test, conn: Connection, config: ClusterCo
   return { actor, host, stop, learner: () => actor.learner()! };
 }
 
+/**
+ * The learner role (tiny `learnerOptions` and `options`) under host 'h' on a fresh server with fast redelivery, its
+ * state in a fresh directory. The host's shutdown requests are recorded; `shutdownRequested` resolves on the first.
+ */
+export async function learnerOnFreshServer(t: Test, options: LearnerOptions) {
+  const server = await natsServer(t);
+  const config = await testConfig([server.url], FAST_DELIVERY);
+  const conn = await connected(t, config);
+  const stateDir = join(tempDir(t, 'spade-run-'), 'learner');
+  const actor = createLearnerActor(learnerOptions({ stateDir, ...options }));
+  const shutdowns: string[] = [];
+  let requested!: () => void;
+  const shutdownRequested = new Promise<void>((resolve) => (requested = resolve));
+  const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined, onShutdownRequest: (r) => (shutdowns.push(r), requested()) });
+  await host.start([() => actor], ['learner']);
+  t.teardown(() => host.stop());
+  return { conn, actor, stateDir, shutdowns, shutdownRequested };
+}
+
 /** Counters of a fresh learner at version `version`, for tests of the pure learner logic. */
 export function freshStats(version = 0): LearnerStats {
   return {
@@ -92,6 +120,12 @@ export function logicOptions(extra: Partial<LearnerLogicOptions> = {}): LearnerL
     eta: 2, skipZeroAdvantage: true, publishEvery: 1, checkpointEvery: 1, trainOnStop: true, countsWorkInFlight: false, ...extra,
   };
 }
+
+/** Batch `id` of iteration 0 for the pure learner logic: trajectories `<id>-p` (2 tokens, A = 1) and `<id>-q` (1 token, A = −1). */
+export const logicBatch = (id: string) => ({ batchId: id, iteration: 0, trajectories: [traj(`${id}-p`, [50, 51], 1, 0), traj(`${id}-q`, [52], -1, 0)] });
+
+/** The types of the logic's effects, with the message where there is one ('ack:m0'), to compare lists of effects. */
+export const effectKinds = (fx: LearnerEffect<string>[]): string[] => fx.map((f) => ('ref' in f ? `${f.type}:${f.ref}` : f.type));
 
 /** The report of an update the logic is told about (what a trainer would return). */
 export const TRAINED: UpdateStats = {

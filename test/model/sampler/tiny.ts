@@ -1,6 +1,8 @@
-// A tiny decoder, weights that make greedy outputs vary, and a one-letter-per-token codec for sampler tests.
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+// A tiny decoder, weights that make greedy outputs vary, a one-letter-per-token codec, and the sampler on its own
+// thread over them, for sampler tests.
+import { initParameters, validateDecoderConfig, type DecoderConfig } from '../../../model/decoder.js';
 import type { TextCodec } from '../../../model/sampler/sampler.js';
+import { ThreadSampler } from '../../../model/sampler/thread.js';
 
 export const TINY: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 48, vocab: 26, ffnHidden: 48 };
 
@@ -14,3 +16,7 @@ export const LETTERS: TextCodec = {
   encode: (s) => [...s].map((c) => c.charCodeAt(0) - 97),
   decode: (ids) => Array.from(ids, (i) => String.fromCharCode(97 + i)).join(''),
 };
+
+/** A ThreadSampler of TINY on seed-1 weights at `version`, sampling with seed 5, stop token 25 and LETTERS. */
+export const startThreadSampler = (version = 3): Promise<ThreadSampler> =>
+  ThreadSampler.start({ config: validateDecoderConfig(TINY), weights: tinyWeights(1), version, sampler: { seed: 5, stopTokens: [25] }, codec: LETTERS });

@@ -1,14 +1,10 @@
 // The policy service on the real ModelSession/Sampler: SAMPLE records unpack to the sampled tokens with one
-// log-prob and one version each, concurrent requests share decode steps, new weights raise the version, a
-// checkpoint loads with its policy version, and designer and agent leases share one service per process.
+// log-prob and one version each, concurrent requests share decode steps, and new weights raise the version.
 import t from 'tap';
 import { PolicyService } from '../../../../actors/loop/policy/policy-service.js';
-import { leasePolicy } from '../../../../actors/loop/policy/shared.js';
 import { unpackFloats, unpackInts } from '../../../../actors/loop/packed.js';
 import { agentPrompt } from '../../../../actors/loop/prompts.js';
-import { initParameters, parameterShapes, validateDecoderConfig } from '../../../../model/decoder.js';
-import { saveCheckpoint } from '../../../../model/checkpoint.js';
-import { tempDir } from '../../../helpers/nats.js';
+import { initParameters } from '../../../../model/decoder.js';
 import { TINY_POLICY } from './tiny-loop.js';
 
 t.test('samples unpack, batch together and carry versions', async (t) => {
@@ -44,27 +40,4 @@ t.test('samples unpack, batch together and carry versions', async (t) => {
   t.same([...new Set(unpackInts(c.versions))], [3], 'later samples carry the new version');
   t.equal(policy.stats.version, 3);
   t.equal(policy.stats.samples, 3);
-});
-
-t.test('a checkpoint loads with its policy version; the lease is shared', async (t) => {
-  const dir = tempDir(t);
-  const { loadTokenizer } = await import('../../../../model/tokenizer.js');
-  const tok = loadTokenizer('bpe-2048');
-  const model = { layers: 1, width: 32, heads: 2, contextLength: 128, vocab: tok.vocabSize };
-  await saveCheckpoint(dir, { model, params: initParameters(model, 5), shapes: parameterShapes(model), tokenizer: tok, policyVersion: 7, step: 70 });
-  const policy = { ...TINY_POLICY, checkpoint: dir, missingCheckpoint: 'fail' as const };
-  const lines: string[] = [];
-  const a = await leasePolicy(policy, null, (l) => lines.push(l));
-  const b = await leasePolicy(policy, null);
-  t.equal(a.policy, b.policy, 'one service per process');
-  t.equal(a.policy.version, 7);
-  t.equal(a.policy.contextLength, validateDecoderConfig(model).contextLength);
-  const s = await a.policy.sample([tok.specialId('<|bos|>')], { maxTokens: 3, temperature: 1, topP: 1 });
-  t.same([...new Set(unpackInts(s.versions))], [7]);
-  await a.release();
-  await t.resolves(b.policy.sample([tok.specialId('<|bos|>')], { maxTokens: 2, temperature: 1, topP: 1 }), 'still open while a lease is held');
-  await b.release();
-  await t.rejects(b.policy.sample([1], { maxTokens: 2, temperature: 1, topP: 1 }), { code: 'POLICY' }, 'closed after the last release');
-  const missing = leasePolicy({ ...policy, checkpoint: `${dir}-missing` }, null);
-  await t.rejects(missing, { code: 'POLICY' }, 'a missing checkpoint fails when missingCheckpoint is "fail"');
 });
