@@ -11,3 +11,4 @@ export { buildResults, type ExperimentResults, type ArmResult, type RunResult, t
 export { formatSummary } from './summary.js';
 export { runExperiment, pinConfig, type ExperimentRunOptions } from './run-experiment.js';
 export { experimentCommand, EXPERIMENT_USAGE, type ExperimentCommandIo } from './cli.js';
+export { loopFigures, readLoopFigures, slope, slopeInterval, type LoopFigures } from './loop-figures.js';

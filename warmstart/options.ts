@@ -1,6 +1,7 @@
 // Options of the warm start: model shape, budget (steps and a wall-clock cap), batch size, learning rate, data mix,
 // seed and output, with defaults and validation whose messages name the field.
 import { DEFAULT_POLICY_MODEL } from '../model/index.js';
+import { MAX_PARENT_TOKENS } from '../actors/designer/index.js';
 import { repoPath } from '../runtime/paths.js';
 import type { DocumentSourceKind } from './documents.js';
 import { OptionsError, resolveOptions } from '../runtime/options.js';
@@ -74,7 +75,7 @@ export type ResolvedWarmStartOptions = Required<Omit<WarmStartOptions, 'model'>>
 export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   model: { ...DEFAULT_POLICY_MODEL },
   steps: 800,
-  minutes: 27,
+  minutes: 45,
   batchTokens: 2048,
   lr: 2.5e-3,
   minLr: 2e-4,
@@ -82,7 +83,7 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   weightDecay: 0.01,
   seed: 1,
   agentFraction: 0.5,
-  maxModuleTokens: 1030,
+  maxModuleTokens: MAX_PARENT_TOKENS,
   planBy: 'clock',
   replanEvery: 25,
   maxMemory: 3,

@@ -19,9 +19,15 @@ export function editableLibrary(library: readonly LibraryEnv[], fits: (code: str
   return library.filter((e) => isEditable(e.code) && fits(e.code));
 }
 
-/** A parent fits when it and a child as long sit in the context beside a prompt of about 300 tokens. */
-export function parentFits(policy: { tokenizer: { encode(text: string): number[] }; contextLength: number }): (code: string) => boolean {
-  return (code) => policy.tokenizer.encode(code).length <= Math.floor((policy.contextLength - 300) / 2);
+/**
+ * Longest parent in tokens: the warm start teaches edits of library modules up to this length (its maxModuleTokens),
+ * so the loop offers the same ones; parent and child together stay within the base model's 2560-token context.
+ */
+export const MAX_PARENT_TOKENS = 1030;
+
+/** A parent fits when it is at most `maxTokens` long and it and a child as long sit in the context beside a ~300-token prompt. */
+export function parentFits(policy: { tokenizer: { encode(text: string): number[] }; contextLength: number }, maxTokens = MAX_PARENT_TOKENS): (code: string) => boolean {
+  return (code) => policy.tokenizer.encode(code).length <= Math.min(maxTokens, Math.floor((policy.contextLength - 300) / 2));
 }
 
 export function pickParent(recalled: readonly MemoryEntry[], library: readonly LibraryEnv[], libraryShare: number, random: () => number): Parent | null {

@@ -1,0 +1,36 @@
+// The loop's target figures from a run archive, on hand-built lines: regret averages feasible environments only,
+// the designer reward's slope is the least-squares one (its interval holds it), validity counts rejections, novelty
+// and families come from the accepted archive, the frontier band share is split into halves of the run.
+import t from 'tap';
+import { loopFigures, slope } from '../../experiment/index.js';
+
+const accepted = [
+  { envId: 'a', family: 'games', novelty: { novel: true, libraryCopyOf: null } },
+  { envId: 'b', family: 'games', novelty: { novel: false, libraryCopyOf: 'door-code' } },
+  { envId: 'c', family: 'tools', novelty: { novel: true, libraryCopyOf: null } },
+];
+const evaluated = [
+  { envId: 'a', iteration: 1, feasible: true, regret: 0.5, returnHint: 1, returnNoHint: 0.5 },
+  { envId: 'b', iteration: 2, feasible: false, regret: 0.1, returnHint: 0.2, returnNoHint: 0.1 },
+  { envId: 'c', iteration: 3, feasible: true, regret: 0.25, returnHint: 0.75, returnNoHint: 0.5 },
+];
+const rejected = [{ envId: 'd', stage: 'parse' }, { envId: 'e', stage: 'oracle' }, { envId: 'f', stage: 'parse' }];
+const metrics = [1, 2, 3, 4].map((index) => ({ event: 'iteration', iteration: { index, meanDesignerReward: -1 + 0.5 * index } }));
+
+t.test('loop figures summarise a run archive', async (t) => {
+  const f = loopFigures(accepted, evaluated, rejected, metrics);
+  t.equal(f.proposed, 6);
+  t.equal(f.validity, 0.5);
+  t.same(f.rejectedByStage, { parse: 2, oracle: 1 });
+  t.equal(f.regret.feasible, 2, 'the infeasible environment is left out');
+  t.equal(f.regret.mean, 0.375);
+  t.ok(f.regret.ci95![0] >= 0.25 && f.regret.ci95![1] <= 0.5, 'the interval lies within the feasible regrets');
+  t.equal(f.reward.slope, 0.5, 'rewards rise by 0.5 an iteration');
+  t.same(f.reward.ci95, [0.5, 0.5], 'points on a line: every resample has the same slope');
+  t.same([f.reward.first, f.reward.last], [-0.5, 1]);
+  t.same(f.novelty, { scored: 3, novel: 2, novelFraction: 2 / 3, libraryCopies: 1 });
+  t.same(f.families, { games: 2, tools: 1 });
+  t.same([f.frontier.inBand, f.frontier.firstHalf, f.frontier.secondHalf], [2 / 3, 1, 0.5]);
+  t.equal(slope([{ x: 1, y: 1 }]), null, 'one point has no slope');
+  t.equal(loopFigures([], [], [], []).regret.mean, null, 'nothing evaluated: no regret');
+});
