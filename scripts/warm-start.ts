@@ -12,7 +12,7 @@ const { values: a } = parseArgs({
     layers: { type: 'string' }, width: { type: 'string' }, heads: { type: 'string' }, 'kv-heads': { type: 'string' }, context: { type: 'string' },
     'agent-fraction': { type: 'string' }, 'max-memory': { type: 'string' }, 'episodes-per-env': { type: 'string' }, 'hint-env-episodes': { type: 'string' },
     'edits-per-parent': { type: 'string' }, 'second-edits': { type: 'string' }, 'edit-validation-seeds': { type: 'string' },
-    'agent-max-prompt-tokens': { type: 'string' }, documents: { type: 'string' }, 'save-optimizer': { type: 'boolean' },
+    'agent-max-prompt-tokens': { type: 'string' }, documents: { type: 'string' }, init: { type: 'string' }, 'save-optimizer': { type: 'boolean' },
     'save-every': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'plan-by': { type: 'string' }, 'replan-every': { type: 'string' }, threads: { type: 'string' }, 'log-every': { type: 'string' },
   },
 });
@@ -28,6 +28,7 @@ const options: WarmStartOptions = {
   ...(a['plan-by'] !== undefined ? { planBy: a['plan-by'] as 'steps' | 'clock' } : {}),
   ...(a.documents !== undefined ? { documents: a.documents as WarmStartOptions['documents'] } : {}),
   ...(a.out !== undefined ? { outDir: a.out } : {}),
+  ...(a.init !== undefined ? { initCheckpoint: a.init } : {}),
   ...(a['save-optimizer'] ? { saveOptimizer: true } : {}),
 };
 const s = await warmStart(options);

@@ -60,6 +60,11 @@ export interface WarmStartOptions {
   /** Agent prompt budget (agentPrompt's maxPromptTokens); the agent actor should use the same. */
   agentMaxPromptTokens?: number;
   documents?: DocumentSourceKind;
+  /**
+   * Continue from this checkpoint's weights instead of fresh ones ('' = fresh): a second stage of the recipe with its
+   * own data mix and schedule (the optimizer starts anew; its shape must equal `model`).
+   */
+  initCheckpoint?: string;
   outDir?: string;
   /** Also write the optimizer state (doubles the checkpoint size). */
   saveOptimizer?: boolean;
@@ -94,6 +99,7 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   editValidationSeeds: 8,
   agentMaxPromptTokens: 1024,
   documents: 'auto',
+  initCheckpoint: '',
   outDir: repoPath('model', 'checkpoints', 'base'),
   saveOptimizer: false,
   saveEvery: 50,
@@ -128,6 +134,7 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     editValidationSeeds: positive,
     agentMaxPromptTokens: positive,
     documents: s.literal('auto', 'corpus', 'stand-in'),
+    initCheckpoint: s.string(),
     outDir: s.string({ min: 1 }),
     saveOptimizer: s.boolean(),
     saveEvery: natural,

@@ -1,7 +1,7 @@
 // The warm-start trainer: builds the data (validated parent → child edits of library modules for the designer,
 // sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder with AdamW on
 // masked completion NLL, prints progress and saves the checkpoint.
-import { AdamW, ModelSession, initParameters, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
+import { AdamW, ModelSession, checkpointShapes, initParameters, loadCheckpoint, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
@@ -46,6 +46,14 @@ export interface WarmStartSummary {
 
 const fmt = (x: number | null): string => (x === null ? '  -  ' : x.toFixed(3));
 
+/** A checkpoint's weights for a second stage: its model must be the one this run trains. */
+async function initialWeights(dir: string, config: ResolvedDecoderConfig): Promise<Map<string, Float32Array>> {
+  const ck = await loadCheckpoint(dir, { optimizer: false, shapes: checkpointShapes });
+  const mine = JSON.stringify(config), theirs = JSON.stringify(validateDecoderConfig(ck.config.model));
+  if (mine !== theirs) throw new OptionsError('options.initCheckpoint', `a checkpoint of the model ${mine}`, theirs);
+  return ck.params as Map<string, Float32Array>;
+}
+
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
   const o = validateWarmStartOptions(options);
   const t0 = performance.now();
@@ -86,7 +94,8 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     + `${edited.stats.parents} of ${designerEnvs.length} parents (<= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
   log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
 
-  const params = initParameters(config, o.seed);
+  const params = o.initCheckpoint ? await initialWeights(o.initCheckpoint, config) : initParameters(config, o.seed);
+  if (o.initCheckpoint) log(`weights from ${o.initCheckpoint}`);
   const session = await ModelSession.create(config, { graphs: ['train'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
   const optimizer = (planned: number): AdamW => new AdamW({
     weightDecay: o.weightDecay, schedule: { peakLr: o.lr, warmupSteps: Math.min(o.warmupSteps, planned), decaySteps: planned, minLr: o.minLr },
