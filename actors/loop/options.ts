@@ -114,7 +114,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   // probability 1 − p^k − (1 − p)^k: at p = 0.1 that is 0.34 with k = 4 and 0.57 with k = 8 (docs/loop.md).
   k: 8,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
-  designer: { maxTokens: 1200, temperature: 1, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25 },
+  designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25 },
   agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {

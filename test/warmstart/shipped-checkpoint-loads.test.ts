@@ -1,5 +1,5 @@
 // The shipped base checkpoint (model/checkpoints/base) loads with the decoder's own shape table, its vocab is the
-// shipped tokenizer's, and its context holds a designer prompt plus the longest library module.
+// shipped tokenizer's, and its context holds a designer prompt with the longest editable parent plus a child as long.
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig } from '../../model/index.js';
@@ -7,6 +7,7 @@ import { designerPrompt } from '../../actors/loop/prompts.js';
 import { libraryMemoryLine, loadLibrary } from '../../warmstart/index.js';
 import { makeRandom } from '../../sandbox/index.js';
 import { repoPath } from '../../runtime/paths.js';
+import { editableLibrary, loadLibraryEnvs, parentFits } from '../../actors/designer/index.js';
 
 const dir = repoPath('model', 'checkpoints', 'base');
 
@@ -19,10 +20,14 @@ t.test('the base checkpoint loads and matches the tokenizer', { skip: !existsSyn
   t.equal(ck.tokenizer.vocabSize, tok.vocabSize);
   t.equal(ck.config.tokenizer.sha256, ck0.config.tokenizer.sha256);
   const library = loadLibrary();
-  const longest = Math.max(...library.map((e) => tok.encode(e.code).length));
+  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ tokenizer: tok, contextLength: config.contextLength }));
+  t.ok(parents.length >= 5, `${parents.length} editable parents`);
+  const parent = [...parents].sort((p, q) => tok.encode(q.code).length - tok.encode(p.code).length)[0]!;
+  const longest = tok.encode(parent.code).length;
   const random = makeRandom(1);
   const doc = 'Prose of many short words, a b c d e f g. '.repeat(20);
   const memory = [...library].sort((p, q) => q.spec.description.length - p.spec.description.length).slice(0, 3).map((e) => libraryMemoryLine(e, random));
-  const prompt = designerPrompt(tok, { doc, memory });
-  t.ok(prompt.length + longest + 1 <= config.contextLength, `context ${config.contextLength} holds a prompt and the longest module (${longest} tokens)`);
+  const prompt = designerPrompt(tok, { doc, memory, parent: parent.code });
+  t.ok(prompt.length + longest + 1 <= config.contextLength,
+    `context ${config.contextLength} holds a prompt with the longest parent (${parent.name}, ${longest} tokens) and a child as long (${prompt.length + longest + 1})`);
 });
