@@ -33,7 +33,7 @@ t.test('trajectory group and rejection in, labeled batches, memory stats and bas
   t.equal(batch!.returnNoHint, noHint);
   t.equal(batch!.feasible, true);
   t.equal(batch!.designerReward, hint - noHint);
-  t.same(batch!.trajectories.map((x) => x.role), ['designer', 'agent', 'agent', 'agent', 'agent']);
+  t.same(batch!.trajectories.map((x) => x.role), ['designer', ...Array(8).fill('agent')], 'the designer and both arms of 4 episodes');
   const agentAdv = batch!.trajectories.filter((x) => x.role === 'agent').map((x) => x.advantage);
   t.ok(Math.abs(agentAdv.reduce((a, b) => a + b, 0)) < 1e-9, 'agent advantages are centred per environment');
 

@@ -17,5 +17,7 @@ t.test('a labeled batch carries the designer sample and each training episode wi
     ['e7/designer', 'designer', 0.7, 0.5],
     ['e7/n0', 'agent', 1, 1],
     ['e7/n1', 'agent', -1, 0],
-  ]);
+    ['e7/h0', 'agent', 0, 1],
+    ['e7/h1', 'agent', 0, 1],
+  ], 'both arms train the agent; the hinted group (equal returns) gets zero advantages');
 });

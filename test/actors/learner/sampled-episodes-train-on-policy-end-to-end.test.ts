@@ -51,10 +51,11 @@ t.test('sampled group -> evaluator -> learner: ratio 1, nothing clipped, all app
   t.equal(report.clipFraction, 0);
   t.equal(report.tisFraction, 0);
   t.equal(report.stalenessMax, 0);
-  // The designer's first reward has no baseline yet (advantage 0): applied without compute, like any zero advantage.
-  t.equal(report.trajectories, 5, 'designer + four unhinted episodes');
-  t.equal(learner.learner()!.stats.skipped, 1);
+  // The designer's first reward has no baseline yet (advantage 0), and the hinted arm's returns are all 1 (advantage 0):
+  // applied without compute, like any zero advantage. Both arms train the agent (agentEpisodes 'all', the default).
+  t.equal(report.trajectories, 9, 'designer + four unhinted and four hinted episodes');
+  t.equal(learner.learner()!.stats.skipped, 5, 'the designer and the four equal hinted episodes');
   t.equal(report.rows, 8, 'two turns per unhinted episode');
   const applied = (await readAccounting(stateDir)).flatMap((l) => (l.kind === 'update' ? l.applied : []));
-  t.same(applied.sort(), ['env-s/designer', 'env-s/e0', 'env-s/e1', 'env-s/e2', 'env-s/e3']);
+  t.same(applied.sort(), ['env-s/designer', ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `env-s/e${i}`)]);
 });
