@@ -8,6 +8,8 @@ import { Writable } from 'node:stream';
 import { experimentCommand, isArmRunError, resolveExperimentConfig, runExperiment } from '../../experiment/index.js';
 import { tempDir } from '../helpers/nats.js';
 
+t.setTimeout(600_000); // four (two) whole runs of the base checkpoint and a held-out eval: about 3 minutes alone, more beside the other test job
+
 const attempts = (dir: string) => readFileSync(join(dir, 'attempts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { resumed: boolean });
 
 t.test('an interrupted experiment skips finished arms and resumes the interrupted one', { timeout: 600_000 }, async (t) => {

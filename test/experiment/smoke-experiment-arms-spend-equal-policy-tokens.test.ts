@@ -9,6 +9,8 @@ import { Writable } from 'node:stream';
 import { experimentCommand, PRESETS, type ExperimentResults } from '../../experiment/index.js';
 import { tempDir } from '../helpers/nats.js';
 
+t.setTimeout(600_000); // four (two) whole runs of the base checkpoint and a held-out eval: about 3 minutes alone, more beside the other test job
+
 t.test('the smoke experiment runs both arms to policy-token totals within 5% of each other', { timeout: 900_000 }, async (t) => {
   const out = join(tempDir(t, 'spade-exp-smoke-'), 'exp');
   const err: string[] = [];

@@ -25,5 +25,5 @@ t.test('a run resumed from its directory finishes the remaining iterations', { t
   const applied = lines.flatMap((l) => (l.kind === 'update' ? l.applied : []));
   const dropped = lines.flatMap((l) => (l.kind === 'drop' ? l.dropped : []));
   t.equal(new Set(applied).size, applied.length, 'no trajectory applied twice across the restart');
-  t.equal(applied.length + dropped.length, 4 * 2 * 2, 'every agent trajectory of the 4 iterations accounted for');
+  t.equal(applied.length + dropped.length, 4 * 2 * 2 * 2, 'every agent trajectory of the 4 iterations accounted for (iterations × designs × k × both arms)');
 });
