@@ -61,9 +61,10 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       env.log(`designer: corpus of ${c.documentCount} documents, ${c.size} chunks`);
       corpus = (random) => groundingDoc(c.sample(random));
     }
-    const shipped = loadLibraryEnvs(options.library ? resolve(options.library) : undefined);
-    const library = options.ablations.fixedEnvs ? shipped : undefined;
-    const parents = editableLibrary(shipped, parentFits(policy));
+    const library = options.ablations.fixedEnvs ? loadLibraryEnvs(options.library ? resolve(options.library) : undefined) : undefined;
+    // Parents come from the shipped library whatever loop.library names (that is the fixed baseline's pool): the base
+    // designer learned to edit these, and without a parent it writes nothing it was taught.
+    const parents = editableLibrary(loadLibraryEnvs(), parentFits(policy));
     env.log(`designer: ${parents.length} editable library parents (${parents.map((p) => p.name).join(', ')})`);
     return { policy, sandbox, options, corpus, memory, parents, ...(library ? { library } : {}) };
   }
