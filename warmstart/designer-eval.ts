@@ -4,7 +4,7 @@
 // brings in that its parent lacks, beside the same count against another sample's document (the shuffled control).
 import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
-import { designerPrompt, endOfTurn } from '../actors/loop/index.js';
+import { DEFAULT_DOC_CHARS, designerPrompt, endOfTurn } from '../actors/loop/index.js';
 import { editableLibrary, loadLibraryEnvs, parentFits } from '../actors/designer/index.js';
 import { NoveltyIndex, normalisedHash } from '../eval/index.js';
 import { documentWords } from './mutate.js';
@@ -94,7 +94,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
     const parent = parents[Math.floor(random() * parents.length)]!;
     const prompt = designerPrompt(tok, { doc: doc.text, memory: sampleMemory(library, parent.name, o.maxMemory, random), parent: parent.code });
     // The words the prompt shows: designerPrompt cuts the document to DEFAULT_DOC_CHARS.
-    return { doc: doc.id, text: doc.text.slice(0, 600), parent, prompt };
+    return { doc: doc.id, text: doc.text.slice(0, DEFAULT_DOC_CHARS), parent, prompt };
   });
   try {
     outs = await Promise.all(requests.map((r) => sampler.generate({ prompt: r.prompt, temperature: o.temperature, topP: o.topP, maxTokens: Math.min(o.maxTokens, config.contextLength - r.prompt.length) })));
