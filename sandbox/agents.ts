@@ -5,6 +5,40 @@ import { pick, randInt } from './prng.js';
 /** Actions the constant-action probes try; each one is played every turn of every probe episode. */
 export const CONSTANT_ACTIONS: readonly string[] = ['0', '1', '9', 'yes', 'a', 'up', 'submit', ''];
 
+/** How many of the module's own repeated literals the constant probes add (see vocabularyActions). */
+export const VOCABULARY_ACTIONS = 8;
+const MAX_VOCABULARY_LITERAL = 24;
+
+/**
+ * The module's own short string literals that occur at least twice, most frequent first: constant actions an agent
+ * that read the source would try. A word list whose entries repeat (a designer that rewrote `['garden', 'silver', …]`
+ * as `['s', 's', …]`) then fails the probes stage, because saying that entry every turn wins; a list of distinct
+ * words adds nothing. Comments are skipped; template literals with `${` are not constants and are left out.
+ */
+export function vocabularyActions(code: string, max = VOCABULARY_ACTIONS): string[] {
+  const counts = new Map<string, number>();
+  const n = code.length;
+  let i = 0;
+  while (i < n) {
+    const c = code[i]!;
+    if (c === '/' && code[i + 1] === '/') { while (i < n && code[i] !== '\n') i++; continue; }
+    if (c === '/' && code[i + 1] === '*') { const end = code.indexOf('*/', i + 2); i = end < 0 ? n : end + 2; continue; }
+    if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      while (j < n && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
+      const body = code.slice(i + 1, j).trim();
+      if (body.length > 0 && body.length <= MAX_VOCABULARY_LITERAL && !body.includes('${') && !body.includes('\\')) {
+        counts.set(body, (counts.get(body) ?? 0) + 1);
+      }
+      i = j + 1;
+      continue;
+    }
+    i++;
+  }
+  return [...counts].filter(([w, k]) => k >= 2 && !CONSTANT_ACTIONS.includes(w)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, max).map(([w]) => w);
+}
+
 const COMMON = ['yes', 'no', 'true', 'false', 'left', 'right', 'up', 'down', 'a', 'b', 'c', 'd', 'north', 'south', 'east', 'west', 'done', 'submit', 'help'];
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const MAX_PROBE_ACTION = 200;

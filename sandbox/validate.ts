@@ -1,6 +1,6 @@
 // The validation pipeline: parse → contract → determinism → limits → return range → termination → probes →
 // oracle → hint leak. Runs inside a worker; each failure names its stage and carries the typed error.
-import { CONSTANT_ACTIONS, randomAction, stressAction } from './agents.js';
+import { CONSTANT_ACTIONS, randomAction, stressAction, vocabularyActions } from './agents.js';
 import { playEpisode, replayEpisode, type EpisodeRecord, type Policy } from './episode.js';
 import {
   EnvContract, EnvError, EnvHintLeak, EnvMemory, EnvNondeterministic, EnvReturnRange, EnvStack, EnvSyntax, EnvTimeout,
@@ -163,7 +163,7 @@ class Validation {
     }
     let best = -1;
     let bestAction = '';
-    for (const action of CONSTANT_ACTIONS) {
+    for (const action of [...CONSTANT_ACTIONS, ...vocabularyActions(this.code)]) {
       const m = mean(this.seeds().map((seed) => this.constantReturn(seed, action)));
       if (m > best) [best, bestAction] = [m, action];
     }
