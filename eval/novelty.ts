@@ -7,6 +7,12 @@
 // renamed constant or a changed range moves only the few trigrams around it. The threshold 0.8 sits well above what
 // two different library modules share (their common boilerplate: spec, reset, step, kit calls) and below what an
 // edit of one or two constants leaves.
+//
+// Structure is the same measure over the tokens with every string literal and number masked: it tells an environment
+// with new rules apart from one with new content (a rewritten word list, reworded text, changed constants), which the
+// first measure counts as novel when enough literals change. Distinct library modules share at most 0.60 of their
+// masked trigrams (higher-lower and window-search, the same bisection), median 0.17; a knob-and-wording edit of a
+// module shares nearly all of them. Both figures are reported; `novel` keeps the first (the copy test of the reward).
 import { createHash } from 'node:crypto';
 
 export const DEFAULT_NOVELTY_THRESHOLD = 0.8;
@@ -38,6 +44,11 @@ export function codeTokens(code: string): string[] {
   return out;
 }
 
+/** The tokens with string literals and numbers masked: what is left is the module's structure. */
+export function structureTokens(tokens: readonly string[]): string[] {
+  return tokens.map((t) => (/^["'`]/.test(t) ? '""' : /^\d/.test(t) ? '0' : t));
+}
+
 export function normalisedHash(code: string): string {
   return createHash('sha256').update(codeTokens(code).join(' '), 'utf8').digest('hex');
 }
@@ -64,23 +75,29 @@ export interface NoveltyReport {
   maxAcceptedSimilarity: number;
   nearestAccepted: string | null;
   novel: boolean;
+  /** The same similarities over structure tokens (strings and numbers masked). */
+  maxLibraryStructure: number;
+  maxAcceptedStructure: number;
+  /** Not a copy and both structure similarities below the threshold: new rules, not only new content. */
+  newStructure: boolean;
 }
 
 interface Indexed {
   name: string;
   hash: string;
   grams: Set<string>;
+  shape: Set<string>;
 }
 
 const index = (name: string, code: string): Indexed => {
   const tokens = codeTokens(code);
-  return { name, hash: createHash('sha256').update(tokens.join(' '), 'utf8').digest('hex'), grams: trigrams(tokens) };
+  return { name, hash: createHash('sha256').update(tokens.join(' '), 'utf8').digest('hex'), grams: trigrams(tokens), shape: trigrams(structureTokens(tokens)) };
 };
 
-function nearest(grams: Set<string>, pool: readonly Indexed[]): { sim: number; name: string | null } {
+function nearest(grams: Set<string>, pool: readonly Indexed[], of: 'grams' | 'shape' = 'grams'): { sim: number; name: string | null } {
   let best = { sim: 0, name: null as string | null };
   for (const p of pool) {
-    const s = jaccard(grams, p.grams);
+    const s = jaccard(grams, p[of]);
     if (s > best.sim) best = { sim: s, name: p.name };
   }
   return best;
@@ -94,6 +111,7 @@ export class NoveltyIndex {
   private readonly library: Indexed[];
   private readonly accepted: Indexed[] = [];
   private novelCount = 0;
+  private newStructureCount = 0;
 
   constructor(library: readonly { name: string; code: string }[], readonly threshold = DEFAULT_NOVELTY_THRESHOLD) {
     this.library = library.map((l) => index(l.name, l.code));
@@ -105,9 +123,13 @@ export class NoveltyIndex {
     const copy = this.library.find((l) => l.hash === me.hash);
     const lib = nearest(me.grams, this.library);
     const acc = nearest(me.grams, this.accepted);
+    const libShape = nearest(me.shape, this.library, 'shape').sim;
+    const accShape = nearest(me.shape, this.accepted, 'shape').sim;
     return {
       libraryCopyOf: copy?.name ?? null, maxLibrarySimilarity: lib.sim, nearestLibrary: lib.name, maxAcceptedSimilarity: acc.sim, nearestAccepted: acc.name,
       novel: !copy && lib.sim < this.threshold && acc.sim < this.threshold,
+      maxLibraryStructure: libShape, maxAcceptedStructure: accShape,
+      newStructure: !copy && libShape < this.threshold && accShape < this.threshold,
     };
   }
 
@@ -116,12 +138,18 @@ export class NoveltyIndex {
     const r = this.assess(code);
     this.accepted.push(index(name, code));
     if (r.novel) this.novelCount++;
+    if (r.newStructure) this.newStructureCount++;
     return r;
   }
 
   /** Share of accepted environments that were novel when accepted (0 before any). */
   get novelFraction(): number {
     return this.accepted.length === 0 ? 0 : this.novelCount / this.accepted.length;
+  }
+
+  /** Share of accepted environments whose structure was new when accepted (0 before any). */
+  get newStructureFraction(): number {
+    return this.accepted.length === 0 ? 0 : this.newStructureCount / this.accepted.length;
   }
 
   get acceptedCount(): number {

@@ -31,7 +31,7 @@ export interface RunMetrics {
   regret: { feasibleMean: number | null; allMean: number | null; feasible: number; evaluated: number };
   acceptance: number | null;
   meanDesignerReward: number | null;
-  novelty: { scored: number; novel: number; novelFraction: number | null; libraryCopies: number };
+  novelty: { scored: number; novel: number; novelFraction: number | null; newStructure: number; newStructureFraction: number | null; libraryCopies: number };
   curve: { point: number; of: number; fraction: number; tokens: number; checkpoint: string }[];
 }
 
@@ -71,7 +71,7 @@ export function readRunMetrics(runDir: string): RunMetrics {
     regret: { feasibleMean: num(last.meanRegret), allMean: num(last.meanRegretAll), feasible: last.feasible ?? 0, evaluated: last.evaluated ?? 0 },
     acceptance: num(last.acceptance),
     meanDesignerReward: num(last.meanDesignerReward),
-    novelty: { scored: last.novelty?.scored ?? 0, novel: last.novelty?.novel ?? 0, novelFraction: num(last.novelty?.novelFraction), libraryCopies: last.novelty?.libraryCopies ?? 0 },
+    novelty: { scored: last.novelty?.scored ?? 0, novel: last.novelty?.novel ?? 0, novelFraction: num(last.novelty?.novelFraction), newStructure: last.novelty?.newStructure ?? 0, newStructureFraction: num(last.novelty?.newStructureFraction), libraryCopies: last.novelty?.libraryCopies ?? 0 },
     curve: lines.filter((l) => l.event === 'curve').map((l) => ({ point: l.point, of: l.of, fraction: l.fraction ?? l.point / l.of, tokens: l.tokens, checkpoint: l.checkpoint })),
   };
 }

@@ -22,7 +22,8 @@ export interface LoopFigures {
   regret: { feasible: number; evaluated: number; mean: number | null; ci95: [number, number] | null };
   returns: { hint: number | null; noHint: number | null };
   reward: { iterations: number; first: number | null; last: number | null; slope: number | null; ci95: [number, number] | null };
-  novelty: { scored: number; novel: number; novelFraction: number | null; libraryCopies: number };
+  /** novel: the trigram measure; newStructure: the same with strings and numbers masked (eval/novelty.ts). */
+  novelty: { scored: number; novel: number; novelFraction: number | null; newStructure: number; newStructureFraction: number | null; libraryCopies: number };
   families: Record<string, number>;
   frontier: { band: [number, number]; inBand: number | null; firstHalf: number | null; secondHalf: number | null };
 }
@@ -79,6 +80,8 @@ export function loopFigures(accepted: readonly Line[], evaluated: readonly Line[
     novelty: {
       scored: scored.length, novel: scored.filter((a) => a.novelty.novel).length,
       novelFraction: scored.length ? scored.filter((a) => a.novelty.novel).length / scored.length : null,
+      newStructure: scored.filter((a) => a.novelty.newStructure).length,
+      newStructureFraction: scored.length ? scored.filter((a) => a.novelty.newStructure).length / scored.length : null,
       libraryCopies: scored.filter((a) => a.novelty.libraryCopyOf).length,
     },
     families,

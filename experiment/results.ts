@@ -43,6 +43,7 @@ export interface RunResult {
   acceptance: number | null;
   meanDesignerReward: number | null;
   novelFraction: number | null;
+  newStructureFraction: number | null;
   iterations: IterationFigures[];
 }
 
@@ -58,6 +59,8 @@ export interface ArmResult {
   acceptance: number | null;
   meanDesignerReward: number | null;
   novelFraction: number | null;
+  /** Of the accepted environments, those whose structure (strings and numbers masked) is new. */
+  newStructureFraction: number | null;
   runs: RunResult[];
 }
 
@@ -71,6 +74,7 @@ export interface ExperimentResults {
   heldout: { spadeMinusFixed: { mean: number; ci95: [number, number]; pairs: number } | null; minusBase: Partial<Record<ArmName, { mean: number; ci95: [number, number] } | null>> };
   /** The SPADE arm's (null without it). */
   novelFraction: number | null;
+  newStructureFraction: number | null;
   regret: { feasibleMean: number | null; allMean: number | null };
 }
 
@@ -118,12 +122,13 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
           return { fraction: p.fraction, tokens: p.tokens, meanReturnNoHint: pr?.meanReturnNoHint ?? null, ci95NoHint: pr?.ci95NoHint ?? null };
         }),
         regret: r.metrics.regret, acceptance: r.metrics.acceptance, meanDesignerReward: r.metrics.meanDesignerReward,
-        novelFraction: r.metrics.novelty.novelFraction, iterations: r.metrics.iterations,
+        novelFraction: r.metrics.novelty.novelFraction, newStructureFraction: r.metrics.novelty.newStructureFraction, iterations: r.metrics.iterations,
       };
     });
     const fractions = [...new Set(runResults.flatMap((r) => r.curve.map((p) => p.fraction)))].sort((a, b) => a - b);
     const totals = runResults.map((r) => r.tokens.total);
     const novel = rs.reduce((a, r) => a + r.metrics.novelty.novel, 0), scored = rs.reduce((a, r) => a + r.metrics.novelty.scored, 0);
+    const shaped = rs.reduce((a, r) => a + (r.metrics.novelty.newStructure ?? 0), 0);
     arms[arm] = {
       seeds: rs.length,
       tokens: { mean: mean(totals), min: Math.min(...totals), max: Math.max(...totals) },
@@ -137,6 +142,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       acceptance: meanOrNull(runResults.map((r) => r.acceptance)),
       meanDesignerReward: meanOrNull(runResults.map((r) => r.meanDesignerReward)),
       novelFraction: scored > 0 ? novel / scored : null,
+      newStructureFraction: scored > 0 ? shaped / scored : null,
       runs: runResults,
     };
     const d = keys.length ? pairedDifference(averageTables(rs.map(finalNo)), baseNo, { resamples }) : null;
@@ -164,6 +170,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     accounting: { totals, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },
     heldout: { spadeMinusFixed, minusBase },
     novelFraction: arms.spade?.novelFraction ?? null,
+    newStructureFraction: arms.spade?.newStructureFraction ?? null,
     regret: { feasibleMean: arms.spade?.regret.feasibleMean ?? null, allMean: arms.spade?.regret.allMean ?? null },
   };
 }

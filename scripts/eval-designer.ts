@@ -27,7 +27,7 @@ for (const [i, s] of r.samples.entries()) {
 const n = r.samples.length;
 console.log(`pass rate ${(r.passRate * 100).toFixed(1)}% (${r.stages['ok']}/${n}) at temperature ${r.options.temperature}, top-p ${r.options.topP}; `
   + `stages ${Object.entries(r.stages).filter(([, c]) => c > 0).map(([k, c]) => `${k} ${c}`).join(', ')}; `
-  + `${r.distinctValidNames.length} distinct valid envs; ${r.libraryCopies} exact library copies; valid: ${r.valid.parentCopies} parent copies, ${r.valid.novel} novel, `
+  + `${r.distinctValidNames.length} distinct valid envs; ${r.libraryCopies} exact library copies; valid: ${r.valid.parentCopies} parent copies, ${r.valid.novel} novel (${r.valid.newStructure} with new structure), `
   + `document words ${r.valid.docWords.toFixed(2)} vs shuffled ${r.valid.shuffledDocWords.toFixed(2)}; sampling ${r.sampleSeconds.toFixed(0)} s (${r.sampledTokensPerSec.toFixed(0)} tok/s), validation ${r.validateSeconds.toFixed(0)} s`);
 if (a.out) writeFileSync(a.out, r.samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
 console.log(JSON.stringify({

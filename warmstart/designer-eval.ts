@@ -51,6 +51,8 @@ export interface DesignerSample {
   parentCopy: boolean;
   /** eval/novelty.ts against the library: not a copy and trigram similarity below the threshold. */
   novel: boolean;
+  /** The same with strings and numbers masked: new rules, not only new words or constants. */
+  newStructure: boolean;
   maxLibrarySimilarity: number;
   /** Distinct words of this sample's document that the module has and its parent lacks. */
   docWords: number;
@@ -66,7 +68,7 @@ export interface DesignerEvalResult {
   distinctValidNames: string[];
   libraryCopies: number;
   /** Valid samples: copies of their parent, novel ones, and mean document words against the shuffled control. */
-  valid: { n: number; parentCopies: number; novel: number; docWords: number; shuffledDocWords: number };
+  valid: { n: number; parentCopies: number; novel: number; newStructure: number; docWords: number; shuffledDocWords: number };
   sampleSeconds: number;
   validateSeconds: number;
   sampledTokensPerSec: number;
@@ -124,7 +126,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
     return {
       doc: q.doc, text: s.text, tokens: s.tokens.length, finishReason: s.finishReason, stage: r.ok ? 'ok' : (r.failed ?? 'unknown'),
       ...(failing?.detail ? { detail: failing.detail.slice(0, 200) } : {}), name: r.spec?.name ?? null, libraryCopy: copies.has(s.text),
-      parent: q.parent.name, parentCopy: normalisedHash(s.text) === normalisedHash(q.parent.code), novel: nov.novel, maxLibrarySimilarity: nov.maxLibrarySimilarity,
+      parent: q.parent.name, parentCopy: normalisedHash(s.text) === normalisedHash(q.parent.code), novel: nov.novel, newStructure: nov.newStructure, maxLibrarySimilarity: nov.maxLibrarySimilarity,
       docWords: brought(s.text, q.parent.code, q.text), shuffledDocWords: brought(s.text, q.parent.code, requests[(i + 1) % requests.length]!.text),
     };
   });
@@ -134,7 +136,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
   const meanOf = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   return {
     valid: {
-      n: valid.length, parentCopies: valid.filter((s) => s.parentCopy).length, novel: valid.filter((s) => s.novel).length,
+      n: valid.length, parentCopies: valid.filter((s) => s.parentCopy).length, novel: valid.filter((s) => s.novel).length, newStructure: valid.filter((s) => s.newStructure).length,
       docWords: meanOf(valid.map((s) => s.docWords)), shuffledDocWords: meanOf(valid.map((s) => s.shuffledDocWords)),
     },
     options: o, samples, passRate: valid.length / samples.length, stages, distinctValidNames: [...new Set(valid.map((s) => s.name!))].sort(),

@@ -95,7 +95,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
         s.scored.add(a.envId);
         const r = s.novelty.accept(a.envId, a.code);
         onNovelty(s.stats, a.iteration, r);
-        novelty = { novel: r.novel, libraryCopyOf: r.libraryCopyOf, librarySimilarity: round(r.maxLibrarySimilarity), acceptedSimilarity: round(r.maxAcceptedSimilarity), nearestLibrary: r.nearestLibrary ?? null, nearestAccepted: r.nearestAccepted ?? null };
+        novelty = { novel: r.novel, libraryCopyOf: r.libraryCopyOf, librarySimilarity: round(r.maxLibrarySimilarity), acceptedSimilarity: round(r.maxAcceptedSimilarity), nearestLibrary: r.nearestLibrary ?? null, nearestAccepted: r.nearestAccepted ?? null, newStructure: r.newStructure, libraryStructure: round(r.maxLibraryStructure), acceptedStructure: round(r.maxAcceptedStructure) };
       }
       return archive(s, out, 'accepted', { envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, codeHash: a.codeHash, doc: a.doc?.id, parents: a.parents, validation: a.validation, ...(novelty ? { novelty } : {}) }, a.code);
     }

@@ -20,6 +20,7 @@ export interface IterationStats {
   /** Accepted environments scored by the novelty index, and the novel ones among them. */
   scored: number;
   novel: number;
+  newStructure: number;
   /** Policy tokens sampled for this iteration's jobs (the designer's and agent's reports). */
   sampledTokens: number;
   /** Of them, the tokens in its labeled batches (what the learner gets: the evaluator may leave hinted episodes out). */
@@ -45,6 +46,8 @@ export interface TokenCounts {
 export interface NoveltyCounts {
   scored: number;
   novel: number;
+  /** Of them, environments whose structure (strings and numbers masked) was new too. */
+  newStructure: number;
   libraryCopies: number;
   librarySimilaritySum: number;
   acceptedSimilaritySum: number;
@@ -98,7 +101,7 @@ export function emptyStats(now: number): RunStats {
     designerRewardSum: 0,
     tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
     recentCost: { sampled: [], trained: [] },
-    novelty: { scored: 0, novel: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
+    novelty: { scored: 0, novel: 0, newStructure: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     policyVersion: 0,
     learner: { updates: 0, applied: 0, lastReportedUpdate: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
@@ -110,7 +113,7 @@ function iter(s: RunStats, i: number): IterationStats {
   if (!it) {
     it = {
       iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
-      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, sampledTokens: 0, labeledTokens: 0,
+      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, newStructure: 0, sampledTokens: 0, labeledTokens: 0,
     };
     s.perIteration.set(i, it);
   }
@@ -154,18 +157,23 @@ export interface NoveltyScore {
   libraryCopyOf: string | null;
   maxLibrarySimilarity: number;
   maxAcceptedSimilarity: number;
+  newStructure: boolean;
+  maxLibraryStructure: number;
+  maxAcceptedStructure: number;
 }
 
 export function onNovelty(s: RunStats, iteration: number, r: NoveltyScore): void {
   const n = s.novelty;
   n.scored++;
   if (r.novel) n.novel++;
+  if (r.newStructure) n.newStructure++;
   if (r.libraryCopyOf !== null) n.libraryCopies++;
   n.librarySimilaritySum += r.maxLibrarySimilarity;
   n.acceptedSimilaritySum += r.maxAcceptedSimilarity;
   const it = iter(s, iteration);
   it.scored++;
   if (r.novel) it.novel++;
+  if (r.newStructure) it.newStructure++;
 }
 
 /** Returns true when this batch completed its iteration (all its design jobs labeled). */
@@ -257,7 +265,7 @@ export function iterationSummary(s: RunStats, i: number) {
     meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
     meanDesignerReward: mean(it.designerRewardSum, it.labeled),
     meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
-    novelFraction: mean(it.novel, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
+    novelFraction: mean(it.novel, it.scored), newStructureFraction: mean(it.newStructure, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
   };
 }
 
@@ -287,6 +295,7 @@ export function summary(s: RunStats, now: number) {
     tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s) },
     novelty: {
       scored: s.novelty.scored, novel: s.novelty.novel, libraryCopies: s.novelty.libraryCopies, novelFraction: mean(s.novelty.novel, s.novelty.scored),
+      newStructure: s.novelty.newStructure, newStructureFraction: mean(s.novelty.newStructure, s.novelty.scored),
       meanLibrarySimilarity: mean(s.novelty.librarySimilaritySum, s.novelty.scored), meanAcceptedSimilarity: mean(s.novelty.acceptedSimilaritySum, s.novelty.scored),
     },
     trajectories: s.trajectories,

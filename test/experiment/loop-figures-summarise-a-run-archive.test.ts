@@ -5,9 +5,9 @@ import t from 'tap';
 import { loopFigures, slope } from '../../experiment/index.js';
 
 const accepted = [
-  { envId: 'a', family: 'games', novelty: { novel: true, libraryCopyOf: null } },
-  { envId: 'b', family: 'games', novelty: { novel: false, libraryCopyOf: 'door-code' } },
-  { envId: 'c', family: 'tools', novelty: { novel: true, libraryCopyOf: null } },
+  { envId: 'a', family: 'games', novelty: { novel: true, libraryCopyOf: null, newStructure: true } },
+  { envId: 'b', family: 'games', novelty: { novel: false, libraryCopyOf: 'door-code', newStructure: false } },
+  { envId: 'c', family: 'tools', novelty: { novel: true, libraryCopyOf: null, newStructure: false } },
 ];
 const evaluated = [
   { envId: 'a', iteration: 1, feasible: true, regret: 0.5, returnHint: 1, returnNoHint: 0.5 },
@@ -28,7 +28,7 @@ t.test('loop figures summarise a run archive', async (t) => {
   t.equal(f.reward.slope, 0.5, 'rewards rise by 0.5 an iteration');
   t.same(f.reward.ci95, [0.5, 0.5], 'points on a line: every resample has the same slope');
   t.same([f.reward.first, f.reward.last], [-0.5, 1]);
-  t.same(f.novelty, { scored: 3, novel: 2, novelFraction: 2 / 3, libraryCopies: 1 });
+  t.same(f.novelty, { scored: 3, novel: 2, novelFraction: 2 / 3, newStructure: 1, newStructureFraction: 1 / 3, libraryCopies: 1 });
   t.same(f.families, { games: 2, tools: 1 });
   t.same([f.frontier.inBand, f.frontier.firstHalf, f.frontier.secondHalf], [2 / 3, 1, 0.5]);
   t.equal(slope([{ x: 1, y: 1 }]), null, 'one point has no slope');

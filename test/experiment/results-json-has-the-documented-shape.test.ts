@@ -15,7 +15,7 @@ const metrics = (total: number, novel: number): RunMetrics => ({
   tokens: { sampledDesigner: total / 2, sampledAgent: total / 4, trained: total / 4, total }, iterationsDone: 3,
   iterations: [0, 1, 2].map((i) => ({ index: i, acceptance: 0.5, meanRegret: 0.1 * i, meanRegretAll: 0, meanDesignerReward: 0.2, novelFraction: 0.5, tokens: (total / 3) * (i + 1) })),
   regret: { feasibleMean: 0.2, allMean: 0.1, feasible: 2, evaluated: 4 }, acceptance: 0.5, meanDesignerReward: 0.2,
-  novelty: { scored: 4, novel, novelFraction: novel / 4, libraryCopies: 1 }, curve: [],
+  novelty: { scored: 4, novel, novelFraction: novel / 4, newStructure: 1, newStructureFraction: 1 / 4, libraryCopies: 1 }, curve: [],
 });
 const run = (arm: 'spade' | 'fixed-envs', seed: number, total: number, rows: number[][]): RunInput => {
   const ck = `${arm}-s${seed}/final`;
