@@ -32,6 +32,8 @@ export interface RunMetrics {
   acceptance: number | null;
   meanDesignerReward: number | null;
   novelty: { scored: number; novel: number; novelFraction: number | null; newStructure: number; newStructureFraction: number | null; libraryCopies: number };
+  /** Accepted environments' document words beside the control document's (designer grounding; null without any). */
+  grounding: { scored: number; meanDocWords: number | null; meanControlWords: number | null };
   curve: { point: number; of: number; fraction: number; tokens: number; checkpoint: string }[];
 }
 
@@ -72,6 +74,7 @@ export function readRunMetrics(runDir: string): RunMetrics {
     acceptance: num(last.acceptance),
     meanDesignerReward: num(last.meanDesignerReward),
     novelty: { scored: last.novelty?.scored ?? 0, novel: last.novelty?.novel ?? 0, novelFraction: num(last.novelty?.novelFraction), newStructure: last.novelty?.newStructure ?? 0, newStructureFraction: num(last.novelty?.newStructureFraction), libraryCopies: last.novelty?.libraryCopies ?? 0 },
+    grounding: { scored: last.grounding?.scored ?? 0, meanDocWords: num(last.grounding?.meanDocWords), meanControlWords: num(last.grounding?.meanControlWords) },
     curve: lines.filter((l) => l.event === 'curve').map((l) => ({ point: l.point, of: l.of, fraction: l.fraction ?? l.point / l.of, tokens: l.tokens, checkpoint: l.checkpoint })),
   };
 }

@@ -5,6 +5,8 @@
 //               (bootstrap over iterations)
 //   validity    accepted / proposed designer samples; rejections by stage
 //   novelty     novel share of accepted environments (eval/novelty.ts, as scored in the loop), families seen
+//   grounding   document words an accepted module brings in that its parent lacks, against another document's
+//               (the control); the paired difference with a 95% bootstrap interval over environments
 //   frontier    no-hint return of accepted environments: the share in [0.2, 0.8], early and late in the run
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ export interface LoopFigures {
   /** novel: the trigram measure; newStructure: the same with strings and numbers masked (eval/novelty.ts). */
   novelty: { scored: number; novel: number; novelFraction: number | null; newStructure: number; newStructureFraction: number | null; libraryCopies: number };
   families: Record<string, number>;
+  grounding: { scored: number; docWords: number | null; controlWords: number | null; difference: number | null; ci95: [number, number] | null };
   frontier: { band: [number, number]; inBand: number | null; firstHalf: number | null; secondHalf: number | null };
 }
 
@@ -85,7 +88,17 @@ export function loopFigures(accepted: readonly Line[], evaluated: readonly Line[
       libraryCopies: scored.filter((a) => a.novelty.libraryCopyOf).length,
     },
     families,
+    grounding: groundingFigures(accepted),
     frontier: { band, inBand: share(byIteration), firstHalf: share(byIteration.slice(0, half)), secondHalf: share(byIteration.slice(half)) },
+  };
+}
+
+function groundingFigures(accepted: readonly Line[]): LoopFigures['grounding'] {
+  const g = accepted.filter((a) => a.grounding && typeof a.grounding.docWords === 'number' && typeof a.grounding.controlWords === 'number');
+  const diff = g.length ? estimate(g.map((a) => [a.grounding.docWords - a.grounding.controlWords])) : null;
+  return {
+    scored: g.length, docWords: mean(g.map((a) => a.grounding.docWords)), controlWords: mean(g.map((a) => a.grounding.controlWords)),
+    difference: diff?.mean ?? null, ci95: diff?.ci95 ?? null,
   };
 }
 

@@ -44,6 +44,7 @@ export interface RunResult {
   meanDesignerReward: number | null;
   novelFraction: number | null;
   newStructureFraction: number | null;
+  grounding: RunMetrics['grounding'];
   iterations: IterationFigures[];
 }
 
@@ -61,6 +62,8 @@ export interface ArmResult {
   novelFraction: number | null;
   /** Of the accepted environments, those whose structure (strings and numbers masked) is new. */
   newStructureFraction: number | null;
+  /** Mean document words of accepted environments over the arm's runs, and the control document's. */
+  grounding: { docWords: number | null; controlWords: number | null };
   runs: RunResult[];
 }
 
@@ -79,6 +82,13 @@ export interface ExperimentResults {
 }
 
 type Table = number[][];
+
+/** Pooled over runs, weighted by each run's scored environments. */
+function groundingOf(gs: readonly RunMetrics['grounding'][]): ArmResult['grounding'] {
+  const n = gs.reduce((a, g) => a + g.scored, 0);
+  const sum = (k: 'meanDocWords' | 'meanControlWords'): number => gs.reduce((a, g) => a + (g[k] ?? 0) * g.scored, 0);
+  return n > 0 ? { docWords: sum('meanDocWords') / n, controlWords: sum('meanControlWords') / n } : { docWords: null, controlWords: null };
+}
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const meanOrNull = (xs: readonly (number | null)[]): number | null => {
   const ok = xs.filter((x): x is number => x !== null);
@@ -122,7 +132,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
           return { fraction: p.fraction, tokens: p.tokens, meanReturnNoHint: pr?.meanReturnNoHint ?? null, ci95NoHint: pr?.ci95NoHint ?? null };
         }),
         regret: r.metrics.regret, acceptance: r.metrics.acceptance, meanDesignerReward: r.metrics.meanDesignerReward,
-        novelFraction: r.metrics.novelty.novelFraction, newStructureFraction: r.metrics.novelty.newStructureFraction, iterations: r.metrics.iterations,
+        novelFraction: r.metrics.novelty.novelFraction, newStructureFraction: r.metrics.novelty.newStructureFraction, grounding: r.metrics.grounding, iterations: r.metrics.iterations,
       };
     });
     const fractions = [...new Set(runResults.flatMap((r) => r.curve.map((p) => p.fraction)))].sort((a, b) => a - b);
@@ -143,6 +153,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       meanDesignerReward: meanOrNull(runResults.map((r) => r.meanDesignerReward)),
       novelFraction: scored > 0 ? novel / scored : null,
       newStructureFraction: scored > 0 ? shaped / scored : null,
+      grounding: groundingOf(rs.map((r) => r.metrics.grounding)),
       runs: runResults,
     };
     const d = keys.length ? pairedDifference(averageTables(rs.map(finalNo)), baseNo, { resamples }) : null;

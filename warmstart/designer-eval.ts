@@ -5,9 +5,8 @@
 import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
 import { DEFAULT_DOC_CHARS, designerPrompt, endOfTurn } from '../actors/loop/index.js';
-import { editableLibrary, loadLibraryEnvs, parentFits } from '../actors/designer/index.js';
+import { broughtWords, editableLibrary, loadLibraryEnvs, parentFits } from '../actors/designer/index.js';
 import { NoveltyIndex, normalisedHash } from '../eval/index.js';
-import { documentWords } from './mutate.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
 import { OptionsError } from '../runtime/options.js';
 import { sampleMemory } from './examples.js';
@@ -114,10 +113,7 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
     await pool.close();
   }
   const validateSeconds = (performance.now() - t1) / 1000;
-  const brought = (code: string, parent: string, doc: string): number => {
-    const mine = new Set(code.toLowerCase().match(/[a-z]+/g) ?? []), theirs = new Set(parent.toLowerCase().match(/[a-z]+/g) ?? []);
-    return documentWords(doc).filter((w) => mine.has(w) && !theirs.has(w)).length;
-  };
+  const brought = broughtWords;
   const samples: DesignerSample[] = outs.map((s, i) => {
     const r = reports[i]!;
     const q = requests[i]!;

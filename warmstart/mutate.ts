@@ -3,28 +3,13 @@
 // (counts, ranges, tries) to another value, may fill a word list with the document's words, and may reword its
 // prose (reword.ts). Pure and seeded; whether a child still validates is the sandbox's call (the warm start keeps
 // only those that do).
-import { knobsOf, replaceSpans, specNameOf, type Knob } from '../actors/designer/index.js';
+import { documentWords, knobsOf, replaceSpans, specNameOf, type Knob } from '../actors/designer/index.js';
 import { reword } from './reword.js';
 
 export interface Mutation {
   code: string;
   /** What changed, for logs and tests: `name door-code→harbour-code`, `CODES 4→6`, `COLOURS ← document`. */
   edits: string[];
-}
-
-// Words too common or too code-like to name an environment or fill a list with.
-const STOP = new Set(('the and for are but not you all any can had her was one our out has his how its may new now old see two who boy did '
-  + 'get let put say she too use that with have this will your from they been were said each which their there what when make like '
-  + 'into than then them these some would other about more also only over such after most very just where most those while being '
-  + 'could should because through under between before again against during without within upon shall must here were does done '
-  + 'class const export default return function true false null undefined await async yield import delete typeof instanceof void '
-  + 'new this super static extends switch case break continue throw catch finally while spec kit hint reset step oracle').split(' '));
-
-/** Distinct lower-case words of the document, 3 to 9 letters, common words left out, in order of first use. */
-export function documentWords(doc: string): string[] {
-  const seen = new Set<string>();
-  for (const w of doc.toLowerCase().match(/[a-z]+/g) ?? []) if (w.length >= 3 && w.length <= 9 && !STOP.has(w)) seen.add(w);
-  return [...seen];
 }
 
 function shuffled<T>(xs: readonly T[], random: () => number): T[] {

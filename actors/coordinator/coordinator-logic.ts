@@ -89,7 +89,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
       return issue(s, o, out, e.now);
     case 'accepted': {
       const a = e.body;
-      onAccepted(s.stats, a.iteration);
+      onAccepted(s.stats, a.iteration, a.grounding);
       let novelty: Record<string, unknown> | undefined;
       if (s.novelty && !(s.scored ??= new Set()).has(a.envId)) {
         s.scored.add(a.envId);
@@ -97,7 +97,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
         onNovelty(s.stats, a.iteration, r);
         novelty = { novel: r.novel, libraryCopyOf: r.libraryCopyOf, librarySimilarity: round(r.maxLibrarySimilarity), acceptedSimilarity: round(r.maxAcceptedSimilarity), nearestLibrary: r.nearestLibrary ?? null, nearestAccepted: r.nearestAccepted ?? null, newStructure: r.newStructure, libraryStructure: round(r.maxLibraryStructure), acceptedStructure: round(r.maxAcceptedStructure) };
       }
-      return archive(s, out, 'accepted', { envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, codeHash: a.codeHash, doc: a.doc?.id, parents: a.parents, validation: a.validation, ...(novelty ? { novelty } : {}) }, a.code);
+      return archive(s, out, 'accepted', { envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, codeHash: a.codeHash, doc: a.doc?.id, parents: a.parents, validation: a.validation, ...(a.grounding ? { grounding: a.grounding } : {}), ...(novelty ? { novelty } : {}) }, a.code);
     }
     case 'rejected': {
       const r = e.body;

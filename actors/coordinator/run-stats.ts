@@ -75,6 +75,8 @@ export interface RunStats {
    *  iteration's cost drifts as the designer starts passing validation and the advantages stop being all zero). */
   recentCost: { sampled: number[]; trained: number[] };
   novelty: NoveltyCounts;
+  /** Accepted environments with grounding counts (designer.grounding), and the sums of their two counts. */
+  grounding: { scored: number; docWordsSum: number; controlWordsSum: number };
   policyVersion: number;
   /** From learner metrics when present. */
   learner: { updates: number; applied: number; lastReportedUpdate: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
@@ -102,6 +104,7 @@ export function emptyStats(now: number): RunStats {
     tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
     recentCost: { sampled: [], trained: [] },
     novelty: { scored: 0, novel: 0, newStructure: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
+    grounding: { scored: 0, docWordsSum: 0, controlWordsSum: 0 },
     policyVersion: 0,
     learner: { updates: 0, applied: 0, lastReportedUpdate: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
@@ -120,9 +123,10 @@ function iter(s: RunStats, i: number): IterationStats {
   return it;
 }
 
-export function onAccepted(s: RunStats, iteration: number): void {
+export function onAccepted(s: RunStats, iteration: number, grounding?: { docWords: number; controlWords: number }): void {
   s.proposed++;
   s.accepted++;
+  if (grounding) (s.grounding.scored++, s.grounding.docWordsSum += grounding.docWords, s.grounding.controlWordsSum += grounding.controlWords);
   const it = iter(s, iteration);
   it.proposed++;
   it.accepted++;
@@ -298,6 +302,7 @@ export function summary(s: RunStats, now: number) {
       newStructure: s.novelty.newStructure, newStructureFraction: mean(s.novelty.newStructure, s.novelty.scored),
       meanLibrarySimilarity: mean(s.novelty.librarySimilaritySum, s.novelty.scored), meanAcceptedSimilarity: mean(s.novelty.acceptedSimilaritySum, s.novelty.scored),
     },
+    grounding: { scored: s.grounding.scored, meanDocWords: mean(s.grounding.docWordsSum, s.grounding.scored), meanControlWords: mean(s.grounding.controlWordsSum, s.grounding.scored) },
     trajectories: s.trajectories,
     trajectoriesPerSec: s.trajectories / secs,
   };

@@ -16,7 +16,7 @@ export function renderView(s: RunStats, now: number, target: { iterations: numbe
   return [
     `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
     `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
-    `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   new structure ${m.novelty.newStructure} (${f(m.novelty.newStructureFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}`,
+    `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   new structure ${m.novelty.newStructure} (${f(m.novelty.newStructureFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}   doc words ${f(m.grounding.meanDocWords, 1)} (control ${f(m.grounding.meanControlWords, 1)})`,
     `regret        mean ${f(m.meanRegret)} on ${m.feasible} feasible (all ${m.evaluated}: ${f(m.meanRegretAll)})   return with hint ${f(m.meanReturnHint)}   without ${f(m.meanReturnNoHint)}`,
     `learner       updates ${m.learner.updates}   loss ${f(m.learner.loss, 4)}   staleness mean ${f(m.learner.stalenessMean, 2)} max ${m.learner.stalenessMax}   dropped ${m.learner.dropped}   busy ${f(m.learner.busyFraction * 100, 0)}%`,
     `throughput    ${f(m.trajectoriesPerSec, 2)} trajectories/s   ${m.trajectories} trajectories`,

@@ -13,6 +13,7 @@ import { retrieve } from '../loop/memory/retrieve.js';
 import type { Policy } from '../loop/policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
+import { broughtWords } from './grounding.js';
 import { pickParent } from './parent.js';
 
 /** A grounding document as the designer uses it. */
@@ -138,6 +139,7 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
   }
   const { name, description, hint, maxTurns } = report.spec;
   const st = report.stats;
+  const grounding = doc && deps.corpus ? groundingOf(code, shown?.code ?? '', doc, deps.corpus, job.seed, prompt.docChars) : undefined;
   const env: AcceptedEnv = {
     ...base, code, codeHash: report.codeHash, spec: { name, description, hint, maxTurns }, family: shown ? shown.family : guessFamily(description, prompt.memory),
     designer: sample,
@@ -147,9 +149,18 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
       ...(st.randomMean !== null ? { randomMean: st.randomMean } : {}),
       ...(st.constantMean !== null ? { constantMean: st.constantMean } : {}),
     },
+    ...(grounding ? { grounding } : {}),
   };
   await remember(deps, env, 'designer');
   return { outputs: acceptedOutputs(env, o, job.seed), accepted: env, sample };
+}
+
+/** Grounding counts of an accepted module: against its document, and against another one drawn on a stream of its own. */
+function groundingOf(code: string, parent: string, doc: GroundingDoc, corpus: (random: () => number) => GroundingDoc, seed: number, chars: number) {
+  const random = makeRandom((seed ^ 0x5bd1e995) >>> 0);
+  let control = corpus(random);
+  for (let i = 0; i < 4 && control.id === doc.id; i++) control = corpus(random);
+  return { docWords: broughtWords(code, parent, doc.text.slice(0, chars)), controlWords: broughtWords(code, parent, control.text.slice(0, chars)) };
 }
 
 export function samplingOf(s: { maxTokens: number; temperature: number; topP: number }): { maxTokens: number; temperature: number; topP: number } {

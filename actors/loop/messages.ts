@@ -58,6 +58,8 @@ export const ACCEPTED_ENV = s.object({
   /** Absent for library environments (fixed-environment baseline). */
   designer: s.optional(SAMPLE),
   validation: s.object({ oracleMean: s.optional(s.number()), randomMean: s.optional(s.number()), constantMean: s.optional(s.number()), ms: s.number({ min: 0 }) }),
+  /** Document words the module brings in that its parent lacks, and the same against another document (the control). */
+  grounding: s.optional(s.object({ docWords: s.int({ min: 0 }), controlWords: s.int({ min: 0 }) })),
 });
 export type AcceptedEnv = s.Infer<typeof ACCEPTED_ENV>;
 

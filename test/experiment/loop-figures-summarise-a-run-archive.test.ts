@@ -5,9 +5,9 @@ import t from 'tap';
 import { loopFigures, slope } from '../../experiment/index.js';
 
 const accepted = [
-  { envId: 'a', family: 'games', novelty: { novel: true, libraryCopyOf: null, newStructure: true } },
+  { envId: 'a', family: 'games', novelty: { novel: true, libraryCopyOf: null, newStructure: true }, grounding: { docWords: 3, controlWords: 1 } },
   { envId: 'b', family: 'games', novelty: { novel: false, libraryCopyOf: 'door-code', newStructure: false } },
-  { envId: 'c', family: 'tools', novelty: { novel: true, libraryCopyOf: null, newStructure: false } },
+  { envId: 'c', family: 'tools', novelty: { novel: true, libraryCopyOf: null, newStructure: false }, grounding: { docWords: 2, controlWords: 2 } },
 ];
 const evaluated = [
   { envId: 'a', iteration: 1, feasible: true, regret: 0.5, returnHint: 1, returnNoHint: 0.5 },
@@ -30,6 +30,8 @@ t.test('loop figures summarise a run archive', async (t) => {
   t.same([f.reward.first, f.reward.last], [-0.5, 1]);
   t.same(f.novelty, { scored: 3, novel: 2, novelFraction: 2 / 3, newStructure: 1, newStructureFraction: 1 / 3, libraryCopies: 1 });
   t.same(f.families, { games: 2, tools: 1 });
+  t.same([f.grounding.scored, f.grounding.docWords, f.grounding.controlWords, f.grounding.difference], [2, 2.5, 1.5, 1], 'grounding over the two environments that carry it');
+  t.ok(f.grounding.ci95![0] >= 0 && f.grounding.ci95![1] <= 2, 'its interval lies within the two differences');
   t.same([f.frontier.inBand, f.frontier.firstHalf, f.frontier.secondHalf], [2 / 3, 1, 0.5]);
   t.equal(slope([{ x: 1, y: 1 }]), null, 'one point has no slope');
   t.equal(loopFigures([], [], [], []).regret.mean, null, 'nothing evaluated: no regret');

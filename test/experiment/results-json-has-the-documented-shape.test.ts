@@ -16,6 +16,7 @@ const metrics = (total: number, novel: number): RunMetrics => ({
   iterations: [0, 1, 2].map((i) => ({ index: i, acceptance: 0.5, meanRegret: 0.1 * i, meanRegretAll: 0, meanDesignerReward: 0.2, novelFraction: 0.5, tokens: (total / 3) * (i + 1) })),
   regret: { feasibleMean: 0.2, allMean: 0.1, feasible: 2, evaluated: 4 }, acceptance: 0.5, meanDesignerReward: 0.2,
   novelty: { scored: 4, novel, novelFraction: novel / 4, newStructure: 1, newStructureFraction: 1 / 4, libraryCopies: 1 }, curve: [],
+  grounding: { scored: novel, meanDocWords: novel ? 3 : null, meanControlWords: novel ? 1 : null },
 });
 const run = (arm: 'spade' | 'fixed-envs', seed: number, total: number, rows: number[][]): RunInput => {
   const ck = `${arm}-s${seed}/final`;
@@ -46,6 +47,9 @@ t.test('results.json has the documented shape and the seed-paired SPADE − fixe
   t.equal(r.heldout.spadeMinusFixed!.pairs, 2);
   t.ok(Math.abs(spade.heldout.meanReturnNoHint! - (1 + 0.75 + 0) / 3) < 1e-12, 'arm held-out mean over its runs');
   t.equal(r.novelFraction, 0.5, 'novel fraction of the SPADE arm (4 of 8)');
+  t.same(spade.grounding, { docWords: 3, controlWords: 1 }, 'grounding pooled over the runs');
+  t.same(r.arms['fixed-envs']!.grounding, { docWords: null, controlWords: null }, 'the fixed arm designs nothing');
+  t.equal(r.newStructureFraction, 0.25);
   t.equal(r.regret.feasibleMean, 0.2);
   t.same(r.accounting.totals, { 'spade-s1': 1000, 'fixed-envs-s1': 990, 'spade-s2': 1010, 'fixed-envs-s2': 1000 });
   t.ok(Math.abs(r.accounting.spread - 20 / 1010) < 1e-12 && r.accounting.within5Percent, 'compute spread (max − min) / max');
