@@ -14,7 +14,7 @@ import type { Policy } from '../loop/policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
 import { broughtWords } from './grounding.js';
-import { pickParent } from './parent.js';
+import { pickFamily, pickParent } from './parent.js';
 
 /** A grounding document as the designer uses it. */
 export interface GroundingDoc {
@@ -113,10 +113,13 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
   if (o.ablations.fixedEnvs) return pickLibrary(job, deps);
   const random = makeRandom(job.seed);
   const doc = o.ablations.noCorpus || !deps.corpus ? null : deps.corpus(random);
+  // Family first (designer.familyBalance): memory and parents then come from that family only.
+  const family = o.designer.familyBalance ? pickFamily(deps.parents ?? [], random) : null;
+  const inFamily = <T extends { family: string }>(xs: readonly T[]): T[] => (family === null ? [...xs] : xs.filter((x) => x.family === family));
   const recalled = o.ablations.noMemory || !deps.memory
     ? []
-    : retrieve(deps.memory.entries(), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
-  const parent = pickParent(recalled, deps.parents ?? [], o.designer.libraryParents, random);
+    : retrieve(inFamily(deps.memory.entries()), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
+  const parent = pickParent(recalled, inFamily(deps.parents ?? []), o.designer.libraryParents, random);
   const prompt = buildDesignerPrompt(deps.policy, {
     doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens, ...(parent ? { parent: parent.code } : {}),
   });

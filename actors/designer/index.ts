@@ -5,4 +5,4 @@ export { buildDesignerPrompt, memoryLine, type FittedPrompt } from './designer-p
 export { loadLibraryEnvs, type LibraryEnv } from './library-envs.js';
 export { knobsOf, specNameOf, isEditable, replaceSpans, type Knob, type IntKnob, type WordsKnob } from './knobs.js';
 export { documentWords, broughtWords } from './grounding.js';
-export { pickParent, editableLibrary, parentFits, MAX_PARENT_TOKENS, type Parent } from './parent.js';
+export { pickFamily, pickParent, editableLibrary, parentFits, MAX_PARENT_TOKENS, type Parent } from './parent.js';

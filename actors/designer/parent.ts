@@ -30,6 +30,12 @@ export function parentFits(policy: { tokenizer: { encode(text: string): number[]
   return (code) => policy.tokenizer.encode(code).length <= Math.min(maxTokens, Math.floor((policy.contextLength - 300) / 2));
 }
 
+/** A family drawn uniformly from those of the editable library (sorted, so the draw depends on the seed alone); null without one. */
+export function pickFamily(library: readonly { family: string }[], random: () => number): string | null {
+  const families = [...new Set(library.map((e) => e.family))].sort();
+  return families.length ? families[Math.floor(random() * families.length)]! : null;
+}
+
 export function pickParent(recalled: readonly MemoryEntry[], library: readonly LibraryEnv[], libraryShare: number, random: () => number): Parent | null {
   const fromMemory = recalled.find((e) => e.code !== undefined && isEditable(e.code));
   const useLibrary = library.length > 0 && (!fromMemory || random() < libraryShare);

@@ -34,7 +34,7 @@ t.test('the designer edits a parent and remembers its code', async (t) => {
 
   const entry = { ...newMemoryEntry({ envId: 'env-mem', name: 'gate-code', description: 'Doors.', family: 'reasoning', codeHash: 'h', code: door.code, parents: [], iteration: 0, source: 'designer' }) };
   const withParent = memory([entry]);
-  const o2 = { ...options, designer: { ...options.designer, libraryParents: 0 } };
+  const o2 = { ...options, designer: { ...options.designer, libraryParents: 0, familyBalance: false } };
   const d2 = { policy: scripted(child), sandbox: pool, options: o2, corpus: () => doc, memory: withParent, parents } as DesignerDeps & { policy: ReturnType<typeof scripted> };
   const r2 = await design({ jobId: 'job-p2', iteration: 2, seed: 4 }, d2);
   const env2 = r2.outputs[0]!.body as AcceptedEnv;
