@@ -26,11 +26,14 @@ export class WarmStartData {
   /** Rows dropped because they exceed the context. */
   dropped = 0;
 
-  /** `library` names memory lines and agent envs; `edits` are the parent → child examples the designer learns. */
+  /**
+   * `library` names memory lines and agent envs; `edits` are the parent → child examples the designer learns;
+   * `agentEnvs` are further envs episodes may come from (the validated children), never shown as memory lines.
+   */
   constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly edits: readonly DesignerEdit[],
-    private readonly episodes: readonly OracleEpisode[], private readonly o: DataStreamOptions) {
+    private readonly episodes: readonly OracleEpisode[], private readonly o: DataStreamOptions, agentEnvs: readonly LibraryEnv[] = []) {
     this.random = makeRandom(o.seed);
-    this.byName = new Map(library.map((e) => [e.name, e]));
+    this.byName = new Map([...library, ...agentEnvs].map((e) => [e.name, e]));
   }
 
   /** Step s trains the agent when the running share of agent steps falls behind agentFraction. */

@@ -37,6 +37,11 @@ export function loadLibrary(root = repoPath('envs', 'library')): LibraryEnv[] {
     all.filter((e) => e.family === family).map(({ name, code }) => ({ name, family, code, spec: evaluate(code, name, { current: () => 0 }).spec as LibrarySpec })));
 }
 
+/** A module that is not a library file (a validated child of the warm start's edits) as a LibraryEnv under `key`. */
+export function libraryEnvOf(code: string, key: string, family: LibraryFamily): LibraryEnv {
+  return { name: key, family, code, spec: evaluate(code, key, { current: () => 0 }).spec as LibrarySpec };
+}
+
 // ES module syntax becomes a script whose last expression hands back the three exports.
 function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[], hint?: string) => unknown } {
   kitSource ??= readFileSync(repoPath('envs', 'kit.js'), 'utf8');

@@ -51,6 +51,12 @@ export interface WarmStartOptions {
    * so these teach the agent to read hints, and many instances teach a policy rather than memorised answers.
    */
   hintEnvEpisodes?: number;
+  /**
+   * Oracle episodes (seeds 1..n, each without and with the hint) the agent also imitates on every validated child of
+   * an instance-hint parent (0 = none): the designer's own edits (other names, constants, word lists and wording) as
+   * agent data, so the agent meets the variety the loop's designer writes rather than one wording per family.
+   */
+  childEpisodes?: number;
   /** Validated children the designer learns per library parent (parent → child edits). */
   editsPerParent?: number;
   /** Share of children edited once more (grandchildren, with a child as the parent). */
@@ -94,6 +100,7 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   maxMemory: 3,
   episodesPerEnv: 8,
   hintEnvEpisodes: 400,
+  childEpisodes: 0,
   editsPerParent: 24,
   secondEdits: 0.5,
   editValidationSeeds: 8,
@@ -129,6 +136,7 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     maxMemory: natural,
     episodesPerEnv: positive,
     hintEnvEpisodes: natural,
+    childEpisodes: natural,
     editsPerParent: positive,
     secondEdits: s.number({ min: 0, max: 1 }),
     editValidationSeeds: positive,

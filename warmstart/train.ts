@@ -6,7 +6,7 @@ import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
-import { loadLibrary, vmEnv, type LibraryEnv } from './library.js';
+import { libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditStats } from './edits.js';
 import { isEditable } from '../actors/designer/index.js';
@@ -41,6 +41,8 @@ export interface WarmStartSummary {
   documents: { kind: string; size: number };
   library: number;
   episodes: OracleEpisodeStats;
+  /** Oracle episodes on the validated children (childEpisodes > 0), else null. */
+  childEpisodes: OracleEpisodeStats | null;
   droppedRows: number;
 }
 
@@ -68,6 +70,8 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   // A generous call budget: the pool only replays library episodes and validates edits here, and the machine may be loaded.
   const pool = new SandboxPool({ workers: 2, callTimeoutMs: 1000, wallClockKillMs: 10_000 });
   let played, edited;
+  let children: LibraryEnv[] = [];
+  let childStats: OracleEpisodeStats | null = null;
   try {
     played = await oracleEpisodes(pool, library, seedsOf);
     log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -76,6 +80,16 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     edited = await designerEdits(pool, designerEnvs, docs, {
       perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames,
     });
+    if (o.childEpisodes > 0) {
+      // Agent data from the designer's own edits: each validated child of an instance-hint parent, played like a library env.
+      const hinted = new Set(library.filter((e) => vmEnv(e).reset(1).instanceHint).map((e) => e.name));
+      const byName = new Map(library.map((e) => [e.name, e]));
+      children = edited.edits.filter((e) => hinted.has(e.root)).map((e, i) => libraryEnvOf(e.child, `${e.root}~${i}`, byName.get(e.root)!.family));
+      const more = await oracleEpisodes(pool, children, seeds(o.childEpisodes));
+      played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
+      childStats = more.stats;
+      log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on ${children.length} children of instance-hint parents (${more.stats.hintChanged} hint-changed)`);
+    }
   } finally {
     await pool.close();
   }
@@ -83,7 +97,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const data = new WarmStartData(tok, library, edited.edits, played.episodes, {
     seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
     agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,
-  });
+  }, children);
   const dataSeconds = (performance.now() - t0) / 1000;
   const shapes = parameterShapes(config);
   let nParams = 0;
@@ -154,7 +168,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const trainSec = (performance.now() - tTrain) / 1000;
   return {
     options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
-    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, droppedRows: data.dropped,
+    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, childEpisodes: childStats, droppedRows: data.dropped,
     edits: { ...edited.stats, examples: edited.edits.length },
   };
 }
