@@ -1,6 +1,7 @@
 // Grounding, measured: the document words a designed module brings in that its parent lacks, beside the same count
 // against another document (the control). A designer that reads its document scores above the control; one that
 // ignores it scores the same on both. Pure; the designer attaches both counts to each accepted environment.
+
 // Words too common or too code-like to name an environment or fill a list with.
 const STOP = new Set(('the and for are but not you all any can had her was one our out has his how its may new now old see two who boy did '
   + 'get let put say she too use that with have this will your from they been were said each which their there what when make like '
