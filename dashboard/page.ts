@@ -23,7 +23,7 @@ export function scriptJson(value: unknown): string {
 }
 
 const head = (title: string, styles: string) =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${styles}</head>`;
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title>${styles}</head>`;
 const body = `<body><header><h1>SPADE</h1><span class="live">…</span><span class="source"></span></header><main></main>`;
 
 export function escapeHtml(s: string): string {
