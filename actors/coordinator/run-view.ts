@@ -5,7 +5,35 @@ const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 
 const budget = (t: { budgetTokens?: number }): string => (t.budgetTokens !== undefined && Number.isFinite(t.budgetTokens) ? ` of ${t.budgetTokens}` : '');
 
-export function renderView(s: RunStats, now: number, target: { iterations: number; minutes: number; budgetTokens?: number }): string {
+export interface ViewTarget {
+  iterations: number;
+  minutes: number;
+  budgetTokens?: number;
+}
+
+/**
+ * How far the run is toward whichever of its limits is nearest (iterations, minutes, policy-token budget), and the time
+ * left at the pace so far; null when the run has no finite limit.
+ */
+export function progress(done: { iterations: number; elapsedSec: number; tokens: number }, target: ViewTarget): { fraction: number; of: string; etaSec: number | null } | null {
+  const parts: Array<{ fraction: number; of: string }> = [];
+  if (Number.isFinite(target.iterations) && target.iterations > 0) parts.push({ fraction: done.iterations / target.iterations, of: `${target.iterations} iterations` });
+  if (Number.isFinite(target.minutes) && target.minutes > 0) parts.push({ fraction: done.elapsedSec / (target.minutes * 60), of: `${target.minutes} min` });
+  if (target.budgetTokens !== undefined && Number.isFinite(target.budgetTokens) && target.budgetTokens > 0) parts.push({ fraction: done.tokens / target.budgetTokens, of: `${target.budgetTokens} policy tokens` });
+  if (parts.length === 0) return null;
+  const p = parts.reduce((a, b) => (b.fraction > a.fraction ? b : a));
+  const fraction = Math.min(1, Math.max(0, p.fraction));
+  return { fraction, of: p.of, etaSec: fraction > 0 && fraction < 1 ? (done.elapsedSec * (1 - fraction)) / fraction : fraction >= 1 ? 0 : null };
+}
+
+/** `[#########.........]  45% of 400 iterations, about 3.2 min left` */
+export function progressBar(p: NonNullable<ReturnType<typeof progress>>, width = 30): string {
+  const full = Math.round(p.fraction * width);
+  const eta = p.etaSec === null ? '' : p.etaSec < 90 ? `, about ${Math.ceil(p.etaSec)} s left` : `, about ${(p.etaSec / 60).toFixed(1)} min left`;
+  return `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(p.fraction * 100).toFixed(0).padStart(3)}% of ${p.of}${eta}`;
+}
+
+export function renderView(s: RunStats, now: number, target: ViewTarget): string {
   const m = summary(s, now);
   const stages = Object.entries(m.rejectedByStage)
     .sort((a, b) => b[1] - a[1])
@@ -13,7 +41,9 @@ export function renderView(s: RunStats, now: number, target: { iterations: numbe
     .join(', ');
   const of = Number.isFinite(target.iterations) ? `/${target.iterations}` : '';
   const mins = Number.isFinite(target.minutes) ? ` of ${target.minutes} min` : '';
+  const p = progress({ iterations: m.iterationsDone, elapsedSec: m.elapsedSec, tokens: m.tokens.total }, target);
   return [
+    ...(p ? [`progress      ${progressBar(p)}`] : []),
     `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
     `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
     `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}`,
