@@ -1,4 +1,5 @@
 // The live terminal view of a run: one screen redrawn in place on a TTY, or one line per refresh otherwise.
+import { etaSeconds, progressBar } from '../../runtime/progress.js';
 import { summary, type RunStats } from './run-stats.js';
 
 const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
@@ -23,14 +24,12 @@ export function progress(done: { iterations: number; elapsedSec: number; tokens:
   if (parts.length === 0) return null;
   const p = parts.reduce((a, b) => (b.fraction > a.fraction ? b : a));
   const fraction = Math.min(1, Math.max(0, p.fraction));
-  return { fraction, of: p.of, etaSec: fraction > 0 && fraction < 1 ? (done.elapsedSec * (1 - fraction)) / fraction : fraction >= 1 ? 0 : null };
+  return { fraction, of: p.of, etaSec: etaSeconds(fraction, done.elapsedSec) };
 }
 
-/** `[#########.........]  45% of 400 iterations, about 3.2 min left` */
-export function progressBar(p: NonNullable<ReturnType<typeof progress>>, width = 30): string {
-  const full = Math.round(p.fraction * width);
-  const eta = p.etaSec === null ? '' : p.etaSec < 90 ? `, about ${Math.ceil(p.etaSec)} s left` : `, about ${(p.etaSec / 60).toFixed(1)} min left`;
-  return `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(p.fraction * 100).toFixed(0).padStart(3)}% of ${p.of}${eta}`;
+/** The progress line's bar: `[#########.........]  45% of 400 iterations, about 3.2 min left` */
+export function progressText(p: NonNullable<ReturnType<typeof progress>>, width = 30): string {
+  return progressBar(p.fraction, p.of, p.etaSec, width);
 }
 
 export function renderView(s: RunStats, now: number, target: ViewTarget): string {
@@ -43,7 +42,7 @@ export function renderView(s: RunStats, now: number, target: ViewTarget): string
   const mins = Number.isFinite(target.minutes) ? ` of ${target.minutes} min` : '';
   const p = progress({ iterations: m.iterationsDone, elapsedSec: m.elapsedSec, tokens: m.tokens.total }, target);
   return [
-    ...(p ? [`progress      ${progressBar(p)}`] : []),
+    ...(p ? [`progress      ${progressText(p)}`] : []),
     `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
     `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
     `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}`,

@@ -1,7 +1,7 @@
 // The live view's progress line: the fraction toward whichever limit of the run is nearest (iterations, minutes,
 // policy-token budget), a bar of that width, and the time left at the pace so far; no line for an unbounded run.
 import t from 'tap';
-import { progress, progressBar, renderView } from '../../../actors/coordinator/run-view.js';
+import { progress, progressText, renderView } from '../../../actors/coordinator/run-view.js';
 import { emptyStats } from '../../../actors/coordinator/run-stats.js';
 
 t.test('the run view shows progress toward the nearest limit with an ETA', async (t) => {
@@ -14,8 +14,8 @@ t.test('the run view shows progress toward the nearest limit with an ETA', async
   t.equal(progress({ iterations: 3, elapsedSec: 9, tokens: 500 }, { iterations: Infinity, minutes: Infinity }), null, 'an unbounded run has no progress');
   t.equal(progress({ iterations: 50, elapsedSec: 9, tokens: 0 }, { iterations: 40, minutes: Infinity })!.fraction, 1, 'past the limit stays at 100%');
 
-  t.equal(progressBar(its!, 20), `[#####...............]  25% of 40 iterations, about 3.0 min left`);
-  t.equal(progressBar({ fraction: 0.5, of: '4 iterations', etaSec: 12.2 }, 10), '[#####.....]  50% of 4 iterations, about 13 s left');
+  t.equal(progressText(its!, 20), `[#####...............]  25% of 40 iterations, about 3.0 min left`);
+  t.equal(progressText({ fraction: 0.5, of: '4 iterations', etaSec: 12.2 }, 10), '[#####.....]  50% of 4 iterations, about 13 s left');
 
   const s = emptyStats(0);
   s.iterationsDone = 1;
