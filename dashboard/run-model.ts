@@ -95,6 +95,7 @@ export class RunModel {
   private readonly rows = new Map<string, EnvRow>();
   private readonly texts = new Map<string, EnvText>();
   private readonly episodesOf = new Map<string, EpisodeRef[]>();
+  private readonly episodeIndex = new Map<string, EpisodeRef>();
   private readonly updates = new Map<string, Map<number, number>>();
   private readonly children = new Map<string, Set<string>>();
   private maxIteration = -1;
@@ -159,7 +160,7 @@ export class RunModel {
   episodes(envId: string, eps: EpisodeRef[]): void {
     const list = this.episodesOf.get(envId) ?? [];
     const seen = new Set(list.map((e) => e.trajId));
-    for (const e of eps) if (!seen.has(e.trajId)) list.push(e);
+    for (const e of eps) if (!seen.has(e.trajId)) (list.push(e), this.episodeIndex.set(e.trajId, e));
     this.episodesOf.set(envId, list);
     const row = this.rows.get(envId);
     if (row) row.episodes = list.length;
@@ -186,8 +187,7 @@ export class RunModel {
   }
 
   episode(trajId: string): EpisodeRef | null {
-    for (const list of this.episodesOf.values()) for (const e of list) if (e.trajId === trajId) return e;
-    return null;
+    return this.episodeIndex.get(trajId) ?? null;
   }
 
   overview(now: number, live: boolean): Overview {

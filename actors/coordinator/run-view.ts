@@ -62,8 +62,11 @@ export class ViewWriter {
     if (this.mode === 'off') return;
     if (this.mode === 'tty') {
       const clear = this.lines > 0 ? `\x1b[${this.lines}A\x1b[0J` : '';
-      this.out.write(`${clear}${text}\n`);
-      this.lines = text.split('\n').length;
+      // A line wider than the terminal wraps, and the next redraw would move up too few lines: cut each to fit.
+      const cols = this.out.columns > 0 ? this.out.columns - 1 : Infinity;
+      const lines = text.split('\n').map((l) => (l.length > cols ? `${l.slice(0, cols - 1)}…` : l));
+      this.out.write(`${clear}${lines.join('\n')}\n`);
+      this.lines = lines.length;
     } else {
       this.out.write(`${text.split('\n').map((l) => l.replace(/\s{2,}/g, ' ')).join(' | ')}\n`);
     }
