@@ -83,7 +83,8 @@ export class BusSource {
     for (const f of this.listeners) f();
   }
 
-  async start(statusEveryMs = 2000): Promise<void> {
+  /** Follows the run; `cluster` false (a finished run's store read by a private server) skips what `spade status` reads. */
+  async start(statusEveryMs = 2000, cluster = true): Promise<void> {
     await this.follow(STREAMS.envs, SUBJECT_WILDCARDS.env, (subject, data) => this.onEnv(subject, data));
     await this.follow(STREAMS.trajectories, SUBJECT_WILDCARDS.traj, (subject, data, seq) => this.onTraj(subject, data, seq));
     await this.follow(STREAMS.metrics, SUBJECT_WILDCARDS.metrics, (_s, data) => {
@@ -118,6 +119,7 @@ export class BusSource {
         // The cluster may be gone (a finished run); the last view stays.
       }
     };
+    if (!cluster) return;
     await poll();
     this.timer = setInterval(() => void poll(), statusEveryMs);
     this.timer.unref();

@@ -66,7 +66,7 @@ export async function openDashboardData(opts: { runDir?: string; nats?: string }
   if (opened) {
     const { loop, designsPerIteration } = runLoopOptions(opts.runDir);
     const bus = new BusSource(opened.conn, runTokenizer(loop), opened.source, designsPerIteration, loop.library);
-    await bus.start();
+    await bus.start(2000, opened.live);
     if (!opened.live && opts.runDir) {
       await bus.caughtUp();
       for (const l of readJsonl(join(opts.runDir, 'metrics.jsonl'))) bus.model.metricsLine(l);

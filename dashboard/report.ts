@@ -69,7 +69,7 @@ export async function writeReport(dir: string, out?: string): Promise<{ file: st
       try {
         const { loop, designsPerIteration } = runLoopOptions(dir);
         const bus = new BusSource(opened.conn, runTokenizer(loop), resolve(dir), designsPerIteration, loop.library);
-        await bus.start(60_000);
+        await bus.start(60_000, false); // a report leaves the cluster's members and lag out
         await bus.caughtUp();
         for (const l of readJsonl(join(dir, 'metrics.jsonl'))) bus.model.metricsLine(l);
         data = await runReportData(bus.model, (id) => bus.episode(id));
