@@ -21,6 +21,14 @@ export const SPADE_APP: CliApp = {
       summary: 'run the arms (SPADE, fixed environments, ablations) at equal policy-token compute and evaluate them (spade experiment --help)',
       run: async (argv) => (await import('../experiment/index.js')).experimentCommand(argv),
     },
+    dashboard: {
+      summary: 'serve a live page of a run: figures, curves, environments with lineage, episodes (spade dashboard --help)',
+      run: async (argv) => (await import('../dashboard/index.js')).dashboardCommand(argv),
+    },
+    report: {
+      summary: 'write one self-contained HTML report of a run or an experiment (spade report --help)',
+      run: async (argv) => (await import('../dashboard/index.js')).reportCommand(argv),
+    },
   },
 };
 

@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import { EvalOptionsError } from './errors.js';
 import { formatReport } from './report.js';
 import { runEval, type EvalOptions } from './run-eval.js';
+import { etaSeconds, progressBar } from '../runtime/progress.js';
 
 export const EVAL_USAGE = `Usage: spade eval CHECKPOINT... --suite DIR [--seeds N] [--hint both|off] [--temperature T] [--first-seed N] [--json]
   CHECKPOINT      checkpoint directory (e.g. model/checkpoints/base); several are compared on the same seeds
@@ -65,7 +66,7 @@ export async function evalCommand(argv: string[], io: EvalCommandIo = { stdout: 
     onProgress: (ck, p) => {
       if (p.episodes < p.total && p.seconds - last < 2) return;
       last = p.episodes < p.total ? p.seconds : 0;
-      io.stderr.write(`eval ${ck}: ${p.episodes}/${p.total} episodes, ${p.turns} turns, ${(p.turns / Math.max(p.seconds, 1e-9)).toFixed(1)} turns/s\n`);
+      io.stderr.write(`eval ${ck}: ${progressBar(p.episodes / p.total, `${p.total} episodes`, etaSeconds(p.episodes / p.total, p.seconds), 20)} · ${p.turns} turns, ${(p.turns / Math.max(p.seconds, 1e-9)).toFixed(1)} turns/s\n`);
     },
   });
   io.stdout.write(json ? `${JSON.stringify(report)}\n` : formatReport(report));

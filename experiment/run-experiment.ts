@@ -13,6 +13,7 @@ import { seedsOf, type ExperimentConfig } from './presets.js';
 import { buildResults, type ExperimentResults, type RunInput } from './results.js';
 import { runArm, type RunArmOptions } from './run-arm.js';
 import { formatSummary } from './summary.js';
+import { etaSeconds, progressBar } from '../runtime/progress.js';
 
 export interface ExperimentRunOptions extends Omit<RunArmOptions, 'onSpawn'> {
   outDir: string;
@@ -46,6 +47,10 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
   const base = await evaluateCached(c, suite, [baseCheckpoint], join(outDir, 'base-eval.json'), { hint: c.eval.hint, log });
   const runs: RunInput[] = [];
   const maxSeeds = Math.max(...c.arms.map((a) => seedsOf(c, a)));
+  // Progress over the arm runs (each with its evaluation); the pace so far gives the time left.
+  const total = c.arms.reduce((a, arm) => a + seedsOf(c, arm), 0);
+  const started = Date.now();
+  let finished = 0;
   // Seed-major: the first seed of every arm before the second of any, so a cut-short experiment still pairs arms.
   for (let seed = 1; seed <= maxSeeds; seed++)
     for (const arm of c.arms) {
@@ -59,6 +64,8 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
       const mid = curve.slice(0, -1).map((p) => p.checkpoint);
       const curveEval = mid.length ? await evaluateCached(c, suite, mid, join(rec.runDir, 'eval-curve.json'), { hint: false, log }) : null;
       runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval });
+      finished++;
+      log(`experiment ${progressBar(finished / total, `${total} arm runs`, etaSeconds(finished / total, (Date.now() - started) / 1000), 20)}`);
     }
   const results = buildResults(c, base, baseCheckpoint, runs);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

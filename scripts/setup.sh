@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian/Ubuntu machine with Node 20 for SPADE: nats-server (apt, when absent),
+# Sets up a fresh Debian/Ubuntu machine with Node 20 for SPADE: nats-server and chromium (apt, when absent),
 # npm packages (onnxruntime-node's CUDA download skipped; see docs/model.md to opt in), and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,16 @@ if ! command -v nats-server >/dev/null 2>&1 && [ ! -x /usr/sbin/nats-server ] &&
   if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nats-server
+fi
+
+# The dashboard's browser tests drive Debian's chromium through puppeteer-core (its own browser download cannot
+# reach its host here); SPADE_CHROMIUM names another binary.
+if [ -z "${SPADE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  echo "setup: installing chromium from apt (the dashboard's browser tests) …"
+  SUDO=""
+  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium
 fi
 
 major="$(node -p 'process.versions.node.split(".")[0]')"

@@ -9,7 +9,7 @@ import { lineOf, parseSource, sourceFiles } from '../helpers/source-files.js';
 /** `defineMessage('name', …)` calls in the sources, as name → where. */
 function definedMessages(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const file of sourceFiles(['actors', 'model', 'sandbox', 'runtime', 'corpus', 'scripts', 'eval', 'experiment', 'warmstart', 'weight-sync'])) {
+  for (const file of sourceFiles(['actors', 'dashboard', 'model', 'sandbox', 'runtime', 'corpus', 'scripts', 'eval', 'experiment', 'warmstart', 'weight-sync'])) {
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineMessage') {
         const name = node.arguments[0];

@@ -5,7 +5,7 @@ import ts from 'typescript';
 import * as names from '../../runtime/subjects.js';
 import { lineOf, parseSource, sourceFiles } from '../helpers/source-files.js';
 
-const SCANNED = ['actors', 'model', 'sandbox', 'corpus', 'scripts', 'runtime', 'envs', 'bench', 'eval', 'experiment', 'warmstart', 'weight-sync', 'cluster.config.ts'];
+const SCANNED = ['actors', 'dashboard', 'model', 'sandbox', 'corpus', 'scripts', 'runtime', 'envs', 'bench', 'eval', 'experiment', 'warmstart', 'weight-sync', 'cluster.config.ts'];
 const HOME = 'runtime/subjects.ts';
 
 /**
