@@ -49,7 +49,7 @@ export function readRunDir(runDir: string): RunModel {
       const file = join(runDir, 'envs', `${l.envId}.js`);
       const code = existsSync(file) ? readFileSync(file, 'utf8') : '';
       const text: EnvText = { code, description: specField(code, 'description'), hint: specField(code, 'hint'), maxTurns: Number(/maxTurns\s*:\s*(\d+)/.exec(code)?.[1] ?? NaN) || null, document: null, parentCode: null, validation: l.validation ?? null };
-      model.accepted({ envId: l.envId, iteration: l.iteration, name: l.name, family: l.family, doc: l.doc ?? null, parents: l.parents ?? [], novelty: l.novelty ? { novel: l.novelty.novel, libraryCopyOf: l.novelty.libraryCopyOf, maxLibrarySimilarity: l.novelty.librarySimilarity, maxAcceptedSimilarity: l.novelty.acceptedSimilarity } : null }, text);
+      model.accepted({ envId: l.envId, iteration: l.iteration, name: l.name, family: l.family, doc: l.doc ?? null, parents: l.parents ?? [], novelty: l.novelty ? { novel: l.novelty.novel, libraryCopyOf: l.novelty.libraryCopyOf, maxLibrarySimilarity: l.novelty.librarySimilarity, maxAcceptedSimilarity: l.novelty.acceptedSimilarity, newStructure: l.novelty.newStructure === true, maxLibraryStructure: l.novelty.libraryStructure ?? 0, maxAcceptedStructure: l.novelty.acceptedStructure ?? 0 } : null }, text);
     } else {
       model.rejected({ envId: l.envId, iteration: l.iteration, stage: l.stage, reason: l.reason ?? '', doc: l.doc ?? null, parents: l.parents ?? [] }, { code: '', description: null, hint: null, maxTurns: null, document: null, parentCode: null, validation: null });
     }
