@@ -14,7 +14,7 @@ export const EVAL_USAGE = `Usage: spade eval CHECKPOINT... --suite DIR [--seeds 
   --seeds N       seeds per environment and arm (default 16), seeds first-seed .. first-seed + N - 1
   --first-seed N  first seed (default 1001: unseen by validation and the warm start)
   --hint both|off play with and without the hint (default both), or without only
-  --temperature T agent sampling temperature (default the loop's, 1)
+  --temperature T agent sampling temperature (default the loop's, 0.3)
   --json          one JSON line instead of tables (docs/evaluation.md describes it)`;
 
 export interface EvalCommandIo {

@@ -121,7 +121,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   k: 8,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25, familyBalance: true },
-  agent: { maxTokens: 48, temperature: 1, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
+  agent: { maxTokens: 48, temperature: 0.3, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
