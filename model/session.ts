@@ -170,8 +170,8 @@ export class ModelSession {
 
   /** An empty cache for `batch` rows (P = 0). */
   emptyCache(batch: number): KvCache {
-    const { kvHeads: K, width, heads, layers } = this.config;
-    const make = (): ort.Tensor => new ort.Tensor(this.dtype, this.dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [batch, K, 0, width / heads]);
+    const { kvHeads: K, headDim, layers } = this.config;
+    const make = (): ort.Tensor => new ort.Tensor(this.dtype, this.dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [batch, K, 0, headDim]);
     return { k: Array.from({ length: layers }, make), v: Array.from({ length: layers }, make) };
   }
 
