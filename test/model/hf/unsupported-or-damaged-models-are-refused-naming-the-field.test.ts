@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointConfigError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError, UnsupportedModelError } from '../../../model/errors.js';
 import { loadModel } from '../../../model/load-model.js';
+import { loadCheckpoint } from '../../../model/checkpoint.js';
 import { decodeSafetensors, encodeSafetensors, toFloat32 } from '../../../model/safetensors.js';
 import { caughtAsync } from '../tokenizer/helpers.js';
 import { fixtureDir } from './fixtures.js';
@@ -84,6 +85,12 @@ t.test('unsupported or damaged Hugging Face directories are refused naming the f
   t.ok(e instanceof ShapeMismatchError && (e as Error).message.includes('model.layers.0.mlp.up_proj.weight'), `transposed: ${String(e)}`);
   e = await rewrite((m) => (m.get('model.norm.weight')!.dtype = 'I32'));
   t.ok(e instanceof DtypeMismatchError && (e as Error).message.includes('model.norm.weight'), `integer tensor: ${String(e)}`);
+
+  // A command that takes SPADE checkpoints only says so instead of misreading the directory.
+  {
+    const err = await caughtAsync(() => loadCheckpoint(fixtureDir('qwen2-f32-tied')));
+    t.ok(err instanceof CheckpointConfigError && (err.data as { field?: string }).field === 'format' && /Hugging Face model directory \(model_type "qwen2"\)/.test((err as Error).message), `loadCheckpoint: ${String(err)}`);
+  }
 
   // A shard far larger than its tensors could be is refused from its size, unread (a sparse file).
   {
