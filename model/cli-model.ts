@@ -8,13 +8,14 @@ import { parameterShapes } from './decoder.js';
 import { exportModel, loadModel, type LoadedModel } from './load-model.js';
 import { ModelSession } from './session.js';
 import { Sampler } from './sampler/sampler.js';
+import { EXECUTION_PROVIDERS, resolveExecutionProvider, type ExecutionProviderName } from './providers.js';
 
 export const MODEL_USAGE = `Usage:
   spade model info DIR [--json]                          architecture, parameters, dtypes, tokenizer, memory estimate
-  spade model score DIR (--ids 1,2,3 | --text "...") [--json]
+  spade model score DIR (--ids 1,2,3 | --text "...") [--json] [--provider cpu|webgpu|cuda]
                                                          per-token log-probabilities; --json prints one line
                                                          {"tokens":[...],"logprobs":[...]}, logprobs[i] = log p(token i+1 | tokens 0..i)
-  spade model generate DIR --prompt "..." [--max-tokens N] [--temperature T] [--seed N] [--chat]
+  spade model generate DIR --prompt "..." [--max-tokens N] [--temperature T] [--seed N] [--chat] [--provider P]
                                                          sample a continuation (--chat: the prompt is a user turn through
                                                          the model's chat template, the end-of-turn token stops it)
   spade model export CKPT OUT_DIR                        write any checkpoint as a Hugging Face directory
@@ -58,12 +59,19 @@ function parse(args: string[]) {
       options: {
         json: { type: 'boolean' }, help: { type: 'boolean' }, chat: { type: 'boolean' },
         ids: { type: 'string' }, text: { type: 'string' }, prompt: { type: 'string' },
-        'max-tokens': { type: 'string' }, temperature: { type: 'string' }, seed: { type: 'string' },
+        'max-tokens': { type: 'string' }, temperature: { type: 'string' }, seed: { type: 'string' }, provider: { type: 'string' },
       },
     });
   } catch (err) {
     throw new UsageError(`model: ${(err as Error).message}`); // parseArgs' own errors are TypeErrors
   }
+}
+
+/** Session options for --provider (default cpu); a provider that cannot start here fails now, naming the others. */
+async function providerOptions(v: Values): Promise<{ executionProviders: string[] }> {
+  const name = v.provider ?? 'cpu';
+  if (!(EXECUTION_PROVIDERS as readonly string[]).includes(name)) throw new UsageError(`--provider must be one of ${EXECUTION_PROVIDERS.join(', ')} (got ${JSON.stringify(name)})`);
+  return { executionProviders: (await resolveExecutionProvider(name as ExecutionProviderName)).executionProviders };
 }
 
 function num(v: string | undefined, flag: string, ok: (n: number) => boolean, what: string): number | undefined {
@@ -111,7 +119,7 @@ async function score(m: LoadedModel, v: Values, out: (s: string) => void): Promi
     ids = m.tokenizer.encode(v.text!);
   }
   if (ids.length < 2 || ids.length > m.model.contextLength) throw new UsageError(`model score needs 2..${m.model.contextLength} tokens (got ${ids.length})`);
-  const s = await ModelSession.create(m.model, { graphs: ['score'] });
+  const s = await ModelSession.create(m.model, { graphs: ['score'], ...(await providerOptions(v)) });
   try {
     const T = ids.length;
     const r = await s.score({ tokens: BigInt64Array.from(ids.map(BigInt)), batch: 1, time: T, mask: new Float32Array(T - 1).fill(1) }, m.params);
@@ -137,7 +145,7 @@ async function generate(m: LoadedModel, v: Values, out: (s: string) => void): Pr
   const temperature = num(v.temperature, '--temperature', (n) => Number.isFinite(n) && n >= 0, 'a number >= 0') ?? 0.8;
   const seed = num(v.seed, '--seed', Number.isInteger, 'an integer') ?? 0;
   const prompt = v.chat ? t.encodeChat!([{ role: 'user', content: v.prompt }]) : t.encode(v.prompt);
-  const s = await ModelSession.create(m.model, { graphs: ['sample'] });
+  const s = await ModelSession.create(m.model, { graphs: ['sample'], ...(await providerOptions(v)) });
   const sampler = new Sampler(s, m.params, m.policyVersion, t, { stopTokens: t.stopIds, seed, maxBatch: 1, prefixCacheBytes: 0 });
   try {
     const r = await sampler.generate({ prompt, maxTokens, temperature });
