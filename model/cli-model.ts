@@ -7,7 +7,7 @@ import { numel } from './safetensors.js';
 import { parameterShapes } from './decoder.js';
 import { exportModel, loadModel, type LoadedModel } from './load-model.js';
 import { ModelSession } from './session.js';
-import { Sampler } from './sampler/sampler.js';
+import { Sampler } from './sampler/index.js';
 import { EXECUTION_PROVIDERS, resolveExecutionProvider, type ExecutionProviderName } from './providers.js';
 
 export const MODEL_USAGE = `Usage:

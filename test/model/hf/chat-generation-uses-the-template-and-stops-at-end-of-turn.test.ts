@@ -4,6 +4,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { HfTokenizer } from '../../../model/hf-tokenizer.js';
+import { modelCommand } from '../../../model/cli-model.js';
+import { isUsageError } from '../../../runtime/errors.js';
+import { caughtAsync } from '../tokenizer/helpers.js';
 import { loadModel } from '../../../model/load-model.js';
 import { ModelSession } from '../../../model/session.js';
 import { EXPECTED, fixtureDir } from './fixtures.js';
@@ -46,7 +49,6 @@ t.test('chat generation goes through the template and stops at the end-of-turn t
   t.equal(text, tok.decode(continuation), 'the CLI\'s greedy text is the argmax walk\'s');
   t.match(summary!, new RegExp(`prompt ${ids.length} tokens through the chat template`));
 
-  const plain = await spadeCli(['model', 'generate', fixtureDir('llama-f32-untied'), '--prompt', 'x']);
-  t.equal(plain.code, 2, 'a model without tokenizer.json cannot take --prompt');
-  t.match(plain.stderr, /has no tokenizer/);
+  const plain = await caughtAsync(() => modelCommand(['generate', fixtureDir('llama-f32-untied'), '--prompt', 'x']));
+  t.ok(isUsageError(plain) && /has no tokenizer/.test((plain as Error).message), `a model without tokenizer.json cannot take --prompt: ${String(plain)}`);
 });
