@@ -2,6 +2,7 @@
 // making sure torch and OpenBLAS are installed: without libopenblas0-pthread Debian's torch falls back to the
 // reference BLAS (about 6 GFLOP/s) and a comparison would mean nothing. Bench-only: never a product dependency.
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { repoPath } from '../runtime/paths.js';
 
@@ -22,6 +23,8 @@ export interface TorchBaselineOptions {
 export interface TorchBaselineResult {
   torch: string;
   threads: number;
+  /** OMP_WAIT_POLICY and OPENBLAS_NUM_THREADS the script ran with. */
+  env?: Record<string, string | undefined>;
   /** torch's build-time BLAS_INFO, and the libblas.so.3 the system resolves at run time. */
   blas: string;
   blasLibrary: string;
@@ -60,9 +63,12 @@ export async function runTorchBaseline(modelDir: string, o: TorchBaselineOptions
   const why = await ensureTorch(log);
   if (why !== null) return { unavailable: why };
   try {
-    const out = await sh(PYTHON, [repoPath('bench/torch_baseline.py'), modelDir, JSON.stringify(o)]);
+    // Idle OpenMP and OpenBLAS threads wait passively, as the engine's do (allowSpinning false): spinning threads on
+    // shared cores take the cycles the work needs. BLAS gets the same thread count as torch's intra-op pool.
+    const env = { ...process.env, OMP_WAIT_POLICY: 'PASSIVE', OPENBLAS_NUM_THREADS: String(o.threads || availableParallelism()) };
+    const { stdout: out } = await run(PYTHON, [repoPath('bench/torch_baseline.py'), modelDir, JSON.stringify(o)], { maxBuffer: 1 << 26, env });
     const r = JSON.parse(out.trim().split('\n').pop()!) as Omit<TorchBaselineResult, 'blasLibrary'>;
-    return { ...r, blasLibrary: await blasLibrary() };
+    return { ...r, blasLibrary: await blasLibrary(), env: { OMP_WAIT_POLICY: env.OMP_WAIT_POLICY, OPENBLAS_NUM_THREADS: env.OPENBLAS_NUM_THREADS } };
   } catch (err) {
     return { unavailable: `torch_baseline.py failed: ${(err as Error).message.split('\n').slice(0, 3).join(' ')}` };
   }
