@@ -55,6 +55,7 @@ export class Sampler {
 
   constructor(private readonly session: ModelSession, weights: Weights, version: number, private readonly codec: TextCodec | null = null, options: SamplerOptions = {}) {
     this.options = validateSamplerOptions(options);
+    session.checkWeights(weights); // weights that do not fit the config fail here, not at the first step
     this.weights = weights;
     this.version = version;
     this.uniform = seededUniform(this.options.seed);
