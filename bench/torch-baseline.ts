@@ -23,6 +23,8 @@ export interface TorchBaselineOptions {
 export interface TorchBaselineResult {
   torch: string;
   threads: number;
+  /** One training step's time per thread count tried; `threads` is the faster. */
+  threadProbeMs: Record<string, number>;
   /** OMP_WAIT_POLICY and OPENBLAS_NUM_THREADS the script ran with. */
   env?: Record<string, string | undefined>;
   /** torch's build-time BLAS_INFO, and the libblas.so.3 the system resolves at run time. */

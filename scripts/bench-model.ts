@@ -233,7 +233,7 @@ async function main(): Promise<void> {
       samplingB32: round(sampling['b32']! / torch.sampling['b32']!.tokensPerSec),
     };
     agreement['torchLogpMaxAbsDiff'] = maxAbsDiff(engineScore.logp, torch.logp);
-    console.log(`torch ${torch.torch} (eager, CPU, ${torch.threads} thread(s), OMP_WAIT_POLICY=${torch.env?.OMP_WAIT_POLICY}, OPENBLAS_NUM_THREADS=${torch.env?.OPENBLAS_NUM_THREADS ?? "default"}, BLAS_INFO=${torch.blas}, libblas.so.3 -> ${torch.blasLibrary}); log-probs max |engine - torch| ${agreement['torchLogpMaxAbsDiff']!.toExponential(2)}`);
+    console.log(`torch ${torch.torch} (eager, CPU, ${torch.threads} thread(s) chosen by a probe: ${Object.entries(torch.threadProbeMs).map(([k, v]) => `${k} thread(s) ${v.toFixed(0)} ms`).join(", ")}; OMP_WAIT_POLICY=${torch.env?.OMP_WAIT_POLICY}, OPENBLAS_NUM_THREADS=${torch.env?.OPENBLAS_NUM_THREADS ?? "default"}, BLAS_INFO=${torch.blas}, libblas.so.3 -> ${torch.blasLibrary}); log-probs max |engine - torch| ${agreement['torchLogpMaxAbsDiff']!.toExponential(2)}`);
     console.log(`  training step + AdamW B=${B} T=${T}: torch ${torch.trainStepMs.toFixed(1)} ms vs engine ${engineFullStep.toFixed(1)} ms (${stepMs.toFixed(1)} + ${adamMs.toFixed(1)}): engine ${speedupVsTorch.train!.toFixed(2)}x (target >= 1.25x)`);
     console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 3x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 2x)`);
     console.log('  (ratios of medians: torch runs after the engine in its own process, so rounds are not paired)');
@@ -270,7 +270,7 @@ async function main(): Promise<void> {
     agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
     targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0), adamMs: round(adamMs),
     torch: torch === null || 'unavailable' in torch ? (torch ?? null) : {
-      version: torch.torch, threads: torch.threads, env: torch.env, blas: torch.blas, blasLibrary: torch.blasLibrary, trainStepMs: round(torch.trainStepMs),
+      version: torch.torch, threads: torch.threads, threadProbeMs: torch.threadProbeMs, env: torch.env, blas: torch.blas, blasLibrary: torch.blasLibrary, trainStepMs: round(torch.trainStepMs),
       samplingTokensPerSecB1: round(torch.sampling['b1']!.tokensPerSec, 1), samplingTokensPerSecB32: round(torch.sampling['b32']!.tokensPerSec, 1),
       rounds: { trainMs: torch.trainStepMsRounds.map((x) => round(x, 1)), samplingB1Ms: torch.sampling['b1']!.msRounds.map((x) => round(x, 1)), samplingB32Ms: torch.sampling['b32']!.msRounds.map((x) => round(x, 1)) },
     },
