@@ -83,10 +83,10 @@ async function matmulPeak(): Promise<Peak> {
 
 /** Model FLOPs of one training step (forward + backward = 3x forward), matmuls and attention, causal counted full. */
 function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
-  const kv = (c.width / c.heads) * c.kvHeads;
-  const perLayer = 2 * c.width * c.width + 2 * c.width * kv + 3 * c.width * c.ffnHidden;
-  const matmulParams = c.layers * perLayer + c.vocab * c.width; // tied head; the embedding gather is free
-  const forward = 2 * matmulParams * B * T + c.layers * 4 * B * T * T * c.width;
+  const kv = c.headDim * c.kvHeads, q = c.headDim * c.heads;
+  const perLayer = 2 * c.width * q + 2 * c.width * kv + 3 * c.width * c.ffnHidden;
+  const matmulParams = c.layers * perLayer + c.vocab * c.width; // the output head (tied or not); the embedding gather is free
+  const forward = 2 * matmulParams * B * T + c.layers * 4 * B * T * T * q;
   return 3 * forward;
 }
 
