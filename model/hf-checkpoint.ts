@@ -26,7 +26,7 @@ export interface HfModel {
   tokenizerFiles: string[];
 }
 
-/** Reads config.json as JSON, or undefined when there is none. */
+/** A JSON object file of the directory, or undefined when the file does not exist. */
 export async function readJsonFile(path: string, file = basename(path)): Promise<Record<string, unknown> | undefined> {
   const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return undefined;
@@ -75,7 +75,7 @@ export interface SaveHfModelOptions {
   write?: ReadonlyMap<string, string>;
 }
 
-/** Writes a Hugging Face directory; an existing `dir` is replaced only once the new one is complete. */
+/** Writes a Hugging Face directory; an existing `dir` is replaced only once the new one is complete and synced. */
 export async function saveHfModel(dir: string, o: SaveHfModelOptions): Promise<void> {
   const config = hfConfigFromDecoder(o.model, o.hfConfig);
   const weights = encodeHfWeights(o.model, o.params);
@@ -87,8 +87,14 @@ export async function saveHfModel(dir: string, o: SaveHfModelOptions): Promise<v
     for (const [name, from] of o.copy ?? []) await copyFile(from, join(tmp, name));
     for (const [name, text] of o.write ?? []) await writeDurably(join(tmp, name), text);
     await syncPath(tmp);
-    await rm(dir, { recursive: true, force: true });
-    await rename(tmp, dir);
+    if ((await stat(dir).catch(() => undefined)) === undefined) await rename(tmp, dir);
+    else {
+      // As saveCheckpoint: the old directory goes aside first, so one complete model is always on disk.
+      const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await rename(dir, old);
+      await rename(tmp, dir);
+      await rm(old, { recursive: true, force: true });
+    }
     await syncPath(dirname(dir));
   } catch (cause) {
     await rm(tmp, { recursive: true, force: true });
