@@ -17,6 +17,10 @@ export const SPADE_APP: CliApp = {
       summary: 'play checkpoints on a suite of environments, with confidence intervals (spade eval --help)',
       run: async (argv) => (await import('../eval/cli-eval.js')).evalCommand(argv),
     },
+    model: {
+      summary: 'info, score, generate or export a model directory: a SPADE checkpoint or Hugging Face llama/qwen2/qwen3 (spade model --help)',
+      run: async (argv) => (await import('../model/cli-model.js')).modelCommand(argv),
+    },
     experiment: {
       summary: 'run the arms (SPADE, fixed environments, ablations) at equal policy-token compute and evaluate them (spade experiment --help)',
       run: async (argv) => (await import('../experiment/index.js')).experimentCommand(argv),

@@ -10,6 +10,7 @@ import {
 import type { AdamWState } from './optimizer.js';
 import { DTYPE_SIZES, MAX_SAFETENSORS_HEADER_BYTES, assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
 import { Tokenizer, type TokenizerJson } from './tokenizer.js';
+import { isHfConfig } from './hf-config.js';
 
 export const CHECKPOINT_FILES = {
   weights: 'model.safetensors',
@@ -243,6 +244,11 @@ function parseConfig(text: string, file: string): CheckpointConfig {
   const need = (ok: boolean, field: string, what: string): void => {
     if (!ok) throw new CheckpointConfigError(`${field} must be ${what}`, file, field);
   };
+  const raw: unknown = c;
+  if (isHfConfig(raw)) {
+    throw new CheckpointConfigError(`a Hugging Face model directory (model_type ${JSON.stringify(raw.model_type)}): \`spade model\` commands take it; `
+      + 'the loop, learner, warm start and eval take SPADE checkpoints only so far (their prompts use the project\'s tokenizer)', file, 'format');
+  }
   need(c.format === 'spade-checkpoint' && c.version === 1, 'format/version', '"spade-checkpoint"/1');
   need(c.model !== null && typeof c.model === 'object', 'model', 'an object');
   need(c.tokenizer !== null && typeof c.tokenizer === 'object' && typeof c.tokenizer.file === 'string' && typeof c.tokenizer.sha256 === 'string',

@@ -18,7 +18,22 @@ export interface DecoderConfig {
   ffnHidden?: number;
   normEps?: number;
   ropeTheta?: number;
+  /** Rotary frequency scaling (Hugging Face `rope_scaling`); null or absent: none. */
+  ropeScaling?: RopeScaling | null;
+  /** Size of one attention head; defaults to width / heads (Qwen3 and some Llamas set it apart). */
+  headDim?: number;
+  /** Biases on the query, key and value projections (Qwen2). Default false. */
+  qkvBias?: boolean;
+  /** RMSNorm over each query and key head before the rotation (Qwen3). Default false. */
+  qkNorm?: boolean;
+  /** The output head is the embedding (true, the default) or its own `output.weight` (false). */
+  tiedEmbeddings?: boolean;
 }
+
+/** `linear` divides positions by factor; `llama3` rescales low frequencies as Llama 3.1 does. */
+export type RopeScaling =
+  | { type: 'linear'; factor: number }
+  | { type: 'llama3'; factor: number; lowFreqFactor: number; highFreqFactor: number; originalContextLength: number };
 
 export type ResolvedDecoderConfig = Required<DecoderConfig>;
 
@@ -30,7 +45,9 @@ export type ResolvedDecoderConfig = Required<DecoderConfig>;
 export const DEFAULT_POLICY_MODEL = { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 2560 } as const;
 
 /** What a config leaves out is filled from: the policy model with the default tokenizer's vocab (bpe-2048). */
-export const DEFAULT_DECODER_CONFIG: Omit<ResolvedDecoderConfig, 'ffnHidden'> = { ...DEFAULT_POLICY_MODEL, vocab: 2048, normEps: 1e-5, ropeTheta: 10000 };
+export const DEFAULT_DECODER_CONFIG: Omit<ResolvedDecoderConfig, 'ffnHidden' | 'headDim'> = {
+  ...DEFAULT_POLICY_MODEL, vocab: 2048, normEps: 1e-5, ropeTheta: 10000, ropeScaling: null, qkvBias: false, qkNorm: false, tiedEmbeddings: true,
+};
 
 const posInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
@@ -42,14 +59,31 @@ export function validateDecoderConfig(config: Partial<DecoderConfig> = {}): Reso
   // A config that names its heads but not its kv heads has one kv head per head.
   const kvHeads = config.kvHeads ?? (config.heads === undefined ? DEFAULT_DECODER_CONFIG.kvHeads : c.heads);
   if (!posInt(kvHeads) || c.heads % kvHeads !== 0) throw new ModelOptionError('decoder.kvHeads', `a positive divisor of heads (${c.heads})`, kvHeads);
-  if (c.width % c.heads !== 0 || (c.width / c.heads) % 2 !== 0) {
+  const headDim = config.headDim ?? c.width / c.heads;
+  if (config.headDim === undefined && (c.width % c.heads !== 0 || (c.width / c.heads) % 2 !== 0)) {
     throw new ModelOptionError('decoder.width', `a multiple of heads (${c.heads}) with an even head size`, c.width);
   }
+  if (!posInt(headDim) || headDim % 2 !== 0) throw new ModelOptionError('decoder.headDim', 'a positive even integer', headDim);
+  for (const f of ['qkvBias', 'qkNorm', 'tiedEmbeddings'] as const) {
+    if (typeof c[f] !== 'boolean') throw new ModelOptionError(`decoder.${f}`, 'a boolean', c[f]);
+  }
+  validateRopeScaling(c.ropeScaling);
   const ffnHidden = c.ffnHidden ?? 32 * Math.ceil((2 * 4 * c.width) / 3 / 32);
   if (!posInt(ffnHidden)) throw new ModelOptionError('decoder.ffnHidden', 'a positive integer', ffnHidden);
   if (!(c.normEps > 0)) throw new ModelOptionError('decoder.normEps', 'a positive number', c.normEps);
   if (!(c.ropeTheta > 0)) throw new ModelOptionError('decoder.ropeTheta', 'a positive number', c.ropeTheta);
-  return { ...c, kvHeads, ffnHidden };
+  return { ...c, kvHeads, ffnHidden, headDim };
+}
+
+function validateRopeScaling(r: RopeScaling | null): void {
+  if (r === null) return;
+  if (r === undefined || typeof r !== 'object') throw new ModelOptionError('decoder.ropeScaling', 'null or an object', r);
+  if (r.type !== 'linear' && r.type !== 'llama3') throw new ModelOptionError('decoder.ropeScaling.type', '"linear" or "llama3"', (r as { type: unknown }).type);
+  const fields = r.type === 'linear' ? ['factor'] as const : ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalContextLength'] as const;
+  for (const f of fields) {
+    const v = (r as Record<string, unknown>)[f];
+    if (!(typeof v === 'number' && v > 0)) throw new ModelOptionError(`decoder.ropeScaling.${f}`, 'a positive number', v);
+  }
 }
 
 /** Parameter names (Llama checkpoint keys) and shapes, in checkpoint order. Linear weights are [out, in]. */
@@ -61,21 +95,24 @@ export const checkpointShapes = (model: Record<string, unknown>): Map<string, nu
 
 export function parameterShapes(config: DecoderConfig): Map<string, number[]> {
   const c = validateDecoderConfig(config);
-  const kv = (c.width / c.heads) * c.kvHeads;
+  const kv = c.headDim * c.kvHeads, qd = c.headDim * c.heads;
   const m = new Map<string, number[]>([['tok_embeddings.weight', [c.vocab, c.width]]]);
   for (let i = 0; i < c.layers; i++) {
     const l = `layers.${i}`;
     m.set(`${l}.attention_norm.weight`, [c.width]);
-    m.set(`${l}.attention.wq.weight`, [c.width, c.width]);
+    m.set(`${l}.attention.wq.weight`, [qd, c.width]);
     m.set(`${l}.attention.wk.weight`, [kv, c.width]);
     m.set(`${l}.attention.wv.weight`, [kv, c.width]);
-    m.set(`${l}.attention.wo.weight`, [c.width, c.width]);
+    if (c.qkvBias) m.set(`${l}.attention.wq.bias`, [qd]).set(`${l}.attention.wk.bias`, [kv]).set(`${l}.attention.wv.bias`, [kv]);
+    if (c.qkNorm) m.set(`${l}.attention.q_norm.weight`, [c.headDim]).set(`${l}.attention.k_norm.weight`, [c.headDim]);
+    m.set(`${l}.attention.wo.weight`, [c.width, qd]);
     m.set(`${l}.ffn_norm.weight`, [c.width]);
     m.set(`${l}.feed_forward.w1.weight`, [c.ffnHidden, c.width]);
     m.set(`${l}.feed_forward.w2.weight`, [c.width, c.ffnHidden]);
     m.set(`${l}.feed_forward.w3.weight`, [c.ffnHidden, c.width]);
   }
   m.set('norm.weight', [c.width]);
+  if (!c.tiedEmbeddings) m.set('output.weight', [c.vocab, c.width]);
   return m;
 }
 
@@ -94,6 +131,7 @@ export function initParameters(config: DecoderConfig, seed = 0): Map<string, Flo
   for (const [name, shape] of parameterShapes(c)) {
     const a = new Float32Array(shape.reduce((p, q) => p * q, 1));
     if (name.endsWith('norm.weight')) a.fill(1);
+    else if (name.endsWith('.bias')) a.fill(0);
     else {
       const std = /wo|w2/.test(name) ? 0.02 / Math.sqrt(2 * c.layers) : 0.02;
       for (let i = 0; i < a.length; i++) a[i] = normal() * std;
@@ -127,6 +165,13 @@ function rmsnorm(x: Tensor, w: Tensor, ctx: Ctx): Tensor {
   return x.div(rms).mul(w); // (B, T, C)
 }
 
+/** x·wᵀ (+ b when the checkpoint has that bias). */
+function linear(x: Tensor, p: Params, name: string): Tensor {
+  const y = x.matmul(p.get(`${name}.weight`)!.mT());
+  const b = p.get(`${name}.bias`);
+  return b === undefined ? y : y.add(b);
+}
+
 /** Rotates interleaved pairs (Meta Llama layout) of x: (B, T, heads, D/2, 2); cos and sin are (…, T, 1, D/2, 1). */
 function rope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
   const x0 = x.slice(-1, 0, 1); // (B, T, heads, D/2, 1)
@@ -149,17 +194,20 @@ function ropePairs(x: Tensor, cos2: Tensor, sin2: Tensor): Tensor {
 }
 
 function attention(x: Tensor, p: Params, i: number, ctx: Ctx): Tensor {
-  const { heads: H, kvHeads: K, width: C } = ctx.c;
-  const D = C / H, G = H / K;
-  const w = (n: string): Tensor => p.get(`layers.${i}.attention.${n}.weight`)!;
+  const { heads: H, kvHeads: K, headDim: D } = ctx.c;
+  const G = H / K, a = `layers.${i}.attention`;
   const [B, T] = x.shape as [string, string];
-  const q = x.matmul(w('wq').mT()); // (B, T, C)
-  const k = x.matmul(w('wk').mT()); // (B, T, K*D)
-  const v = x.matmul(w('wv').mT()); // (B, T, K*D)
+  let q = linear(x, p, `${a}.wq`); // (B, T, H*D)
+  let k = linear(x, p, `${a}.wk`); // (B, T, K*D)
+  const v = linear(x, p, `${a}.wv`); // (B, T, K*D)
+  if (ctx.c.qkNorm) {
+    q = rmsnorm(q.reshape([B, T, H, D]), p.get(`${a}.q_norm.weight`)!, ctx); // (B, T, H, D)
+    k = rmsnorm(k.reshape([B, T, K, D]), p.get(`${a}.k_norm.weight`)!, ctx); // (B, T, K, D)
+  }
   const qr = ctx.rope(q.reshape([B, T, H, D / 2, 2]), 'q').reshape([B, T, K, G, D]); // (B, T, K, G, D)
   const kr = ctx.rope(k.reshape([B, T, K, D / 2, 2]), 'k').reshape([B, T, K, D]); // (B, T, K, D)
   const vr = v.reshape([B, T, K, D]); // (B, T, K, D)
-  return ctx.attend(i, qr, kr, vr).matmul(w('wo').mT()); // (B, T, C)
+  return ctx.attend(i, qr, kr, vr).matmul(p.get(`${a}.wo.weight`)!.mT()); // (B, T, C)
 }
 
 /** Head-major layouts for batched attention products: q (B, K, G, T, D), k and v (B, K, T, D). */
@@ -167,10 +215,10 @@ function headMajor(q: Tensor, k: Tensor, v: Tensor): [Tensor, Tensor, Tensor] {
   return [q.transpose([0, 2, 3, 1, 4]), k.transpose([0, 2, 1, 3]), v.transpose([0, 2, 1, 3])];
 }
 
-/** Attention output (B, K, G, T, D) back to (B, T, C). */
+/** Attention output (B, K, G, T, D) back to (B, T, H*D). */
 function timeMajor(y: Tensor, c: ResolvedDecoderConfig): Tensor {
   const [B, , , T] = y.shape as [string, number, number, string];
-  return y.transpose([0, 3, 1, 2, 4]).reshape([B, T, c.width]);
+  return y.transpose([0, 3, 1, 2, 4]).reshape([B, T, c.heads * c.headDim]);
 }
 
 function feedForward(x: Tensor, p: Params, i: number): Tensor {
@@ -190,21 +238,43 @@ function trunk(tokens: Tensor, p: Params, ctx: Ctx): Tensor {
   return rmsnorm(x, p.get('norm.weight')!, ctx); // (B, T, C)
 }
 
-/** Tied output head: (…, C) -> log-probabilities (…, V). */
-const head = (x: Tensor, p: Params): Tensor => x.matmul(p.get('tok_embeddings.weight')!.mT()).logSoftmax(-1);
+/** Output head, tied or not: (…, C) -> log-probabilities (…, V). */
+const head = (x: Tensor, p: Params): Tensor => x.matmul((p.get('output.weight') ?? p.get('tok_embeddings.weight')!).mT()).logSoftmax(-1);
 
 /** cos and sin of every position's rotary angles, (ctx, D/2) each, in float64. */
 function ropeAngles(c: ResolvedDecoderConfig): { cos: Float64Array; sin: Float64Array; half: number } {
-  const half = c.width / c.heads / 2;
+  const half = c.headDim / 2;
+  const div = ropeDivisors(c);
   const cos = new Float64Array(c.contextLength * half), sin = new Float64Array(c.contextLength * half);
   for (let t = 0; t < c.contextLength; t++) {
     for (let j = 0; j < half; j++) {
-      const a = t / Math.pow(c.ropeTheta, (2 * j) / (2 * half));
+      const a = t / div[j]!;
       cos[t * half + j] = Math.cos(a);
       sin[t * half + j] = Math.sin(a);
     }
   }
   return { cos, sin, half };
+}
+
+/**
+ * Pair j turns by t / divisor[j] at position t: theta^(2j/D), scaled as `ropeScaling` says (the formulas of
+ * Hugging Face's rope utilities).
+ */
+function ropeDivisors(c: ResolvedDecoderConfig): Float64Array {
+  const r = c.ropeScaling;
+  const d = Float64Array.from({ length: c.headDim / 2 }, (_, j) => Math.pow(c.ropeTheta, (2 * j) / c.headDim));
+  if (r?.type === 'linear') return d.map((x) => x * r.factor);
+  if (r?.type === 'llama3') {
+    const lowWave = r.originalContextLength / r.lowFreqFactor, highWave = r.originalContextLength / r.highFreqFactor;
+    return d.map((x) => {
+      const wave = 2 * Math.PI * x;
+      if (wave < highWave) return x;
+      if (wave > lowWave) return x * r.factor;
+      const smooth = (r.originalContextLength / wave - r.lowFreqFactor) / (r.highFreqFactor - r.lowFreqFactor);
+      return 1 / ((1 - smooth) / (x * r.factor) + smooth / x);
+    });
+  }
+  return d;
 }
 
 const floatConstant = (g: Graph, a: Float64Array, shape: number[]): Tensor => g.constant(g.float === 'float64' ? a : Float32Array.from(a), g.float, shape);
@@ -263,7 +333,7 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const pos = g.node('Range', [g.scalar(0, 'int64'), tLen, g.scalar(1, 'int64')], { outputs: [{ dtype: 'int64', shape: ['T'] }] })[0]!; // (T)
   const causal = g.node('GreaterOrEqual', [pos.unsqueeze([1]), pos.unsqueeze([0])], { outputs: [{ dtype: 'bool', shape: ['T', 'T'] }] })[0]!; // (T, T)
   const [cosT, sinT] = ropeTables(g, c);
-  const D = c.width / c.heads;
+  const D = c.headDim;
   const bias = where(causal, 0, -1e9); // (T, T)
   const cos = cosT.gather(pos).reshape(['T', 1, D / 2, 1]); // (T, 1, D/2, 1)
   const sin = sinT.gather(pos).reshape(['T', 1, D / 2, 1]); // (T, 1, D/2, 1)
@@ -318,7 +388,7 @@ export interface SamplingGraphOptions {
 export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32', options: SamplingGraphOptions = {}): SamplingGraph {
   const c = validateDecoderConfig(config);
   const g = new Graph(dtype);
-  const D = c.width / c.heads, K = c.kvHeads, G = c.heads / c.kvHeads;
+  const D = c.headDim, K = c.kvHeads, G = c.heads / c.kvHeads;
   const S = options.decode ? 1 : 'S';
   const tokens = g.input('tokens', 'int64', ['B', S]);
   const positions = g.input('positions', 'int64', ['B', S]);
@@ -357,7 +427,7 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
     const probs = scores.add(bias).softmax(-1); // (B, K, G, P+1)
     const toPast = slice(probs, -1, 0, -1, ['B', K, G, 'P']); // (B, K, G, P)
     const toNew = probs.slice(-1, -1, Infinity); // (B, K, G, 1)
-    return toPast.matmul(pv).add(toNew.mul(v)).reshape(['B', 1, c.width]); // (B, 1, C)
+    return toPast.matmul(pv).add(toNew.mul(v)).reshape(['B', 1, c.heads * D]); // (B, 1, H*D)
   };
   const ctx: Ctx = {
     c,

@@ -183,6 +183,22 @@ export class CheckpointConfigError extends CheckpointError {
   }
 }
 
+/**
+ * A Hugging Face model directory whose config asks for something the engine does not compute (a model type,
+ * activation, rope scaling or bias it lacks): refused at load, naming the config field or tensor.
+ */
+export class UnsupportedModelError extends CheckpointError {
+  readonly field: string;
+  constructor(field: string, detail: string, file = 'config.json') {
+    super(`unsupported ${field}: ${detail}`, { code: 'CHECKPOINT_UNSUPPORTED', file, data: { field } });
+    this.field = field;
+  }
+}
+
+export function isUnsupportedModelError(err: unknown): err is UnsupportedModelError {
+  return err instanceof UnsupportedModelError;
+}
+
 // ---------------------------------------------------------------- execution providers
 
 export class ProviderError extends ModelError {

@@ -33,3 +33,8 @@ export * from './decoder.js';
 export * from './session.js';
 export * from './sampler/index.js';
 export * from './train-batch.js';
+export { HF_MODEL_TYPES, decoderConfigFromHf, hfConfigFromDecoder, isHfConfig, type HfModelType } from './hf-config.js';
+export { HF_WEIGHTS, hfTensorName, permuteHeads, readHfWeights, encodeHfWeights } from './hf-weights.js';
+export { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
+export { HF_TOKENIZER_FILES, loadHfModel, saveHfModel, isHfDirectory, type HfModel } from './hf-checkpoint.js';
+export { loadModel, exportModel, type LoadedModel, type ModelTokenizer } from './load-model.js';

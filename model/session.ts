@@ -122,6 +122,15 @@ export class ModelSession {
   }
 
   /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
+  /** Throws ModelOptionError naming the first parameter missing from `weights` or of another size than its shape. */
+  checkWeights(weights: Weights): void {
+    for (const [name, shape] of this.shapes) {
+      const w = weights.get(name);
+      const size = shape.reduce((p, q) => p * q, 1);
+      if (w === undefined || w.length !== size) throw new ModelOptionError(`weights.${name}`, `${size} values (shape [${shape.join(', ')}])`, w === undefined ? 'missing' : `${w.length} values`);
+    }
+  }
+
   private weightFeeds(weights: Weights): Record<string, ort.Tensor> {
     const feeds: Record<string, ort.Tensor> = {};
     for (const [name, shape] of this.shapes) {
@@ -170,8 +179,8 @@ export class ModelSession {
 
   /** An empty cache for `batch` rows (P = 0). */
   emptyCache(batch: number): KvCache {
-    const { kvHeads: K, width, heads, layers } = this.config;
-    const make = (): ort.Tensor => new ort.Tensor(this.dtype, this.dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [batch, K, 0, width / heads]);
+    const { kvHeads: K, headDim, layers } = this.config;
+    const make = (): ort.Tensor => new ort.Tensor(this.dtype, this.dtype === 'float64' ? new Float64Array(0) : new Float32Array(0), [batch, K, 0, headDim]);
     return { k: Array.from({ length: layers }, make), v: Array.from({ length: layers }, make) };
   }
 

@@ -1,10 +1,14 @@
-// Model engine benchmark against the same decoder written with @tensorflow/tfjs (bench/), side by side in one run:
-// training-step time, sampling tokens/s at batch 1 and 32 with the KV cache, the engine's utilisation of the in-run
-// onnxruntime MatMul peak, agreement of the two implementations, and peak memory. Ends with one JSON line.
+// Model engine benchmark against the same decoder written with @tensorflow/tfjs (bench/) and with PyTorch on CPU
+// (bench/torch_baseline.py, same weights through a Hugging Face export), side by side in one run: training-step time,
+// sampling tokens/s at batch 1 and 32 with the KV cache, the engine's utilisation of the in-run onnxruntime MatMul
+// peak, agreement of the implementations, and peak memory; then the engine alone on a SmolLM-135M-shaped model.
+// Ends with one JSON line.
 // Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0
-//   --repeats 5 --new-tokens 48 --spin 0|1 --tfjs auto|wasm|cpu|off --tfjs-threads N]; each flag also reads BENCH_MODEL_<FLAG> (e.g.
-//   BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
-import { loadavg } from 'node:os';
+//   --repeats 5 --new-tokens 48 --spin 0|1 --tfjs auto|wasm|cpu|off --tfjs-threads N --torch auto|off --smol 1|0]; each flag
+//   also reads BENCH_MODEL_<FLAG> (e.g. BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
 import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDecoder } from '../bench/tfjs-baseline.js';
@@ -13,10 +17,13 @@ import { Graph, GraphRunner, emit } from '../model/graph/index.js';
 import { Sampler } from '../model/sampler/index.js';
 import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
 import { pickToken, seededUniform } from '../model/sampler/index.js';
+import { AdamW, saveHfModel } from '../model/index.js';
+import { runTorchBaseline, type TorchBaselineResult } from '../bench/torch-baseline.js';
+import { benchSmolShape, type SmolFigures } from './bench-model-smol.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',
-  repeats: '5', 'new-tokens': '48', spin: '0', tfjs: 'auto', 'tfjs-threads': '0',
+  repeats: '5', 'new-tokens': '48', spin: '0', tfjs: 'auto', 'tfjs-threads': '0', torch: 'auto', smol: '1',
 } as const;
 type Flag = keyof typeof FLAGS;
 const envDefault = (f: Flag): string => process.env[`BENCH_MODEL_${f.toUpperCase().replace('-', '_')}`] ?? FLAGS[f];
@@ -76,10 +83,10 @@ async function matmulPeak(): Promise<Peak> {
 
 /** Model FLOPs of one training step (forward + backward = 3x forward), matmuls and attention, causal counted full. */
 function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
-  const kv = (c.width / c.heads) * c.kvHeads;
-  const perLayer = 2 * c.width * c.width + 2 * c.width * kv + 3 * c.width * c.ffnHidden;
-  const matmulParams = c.layers * perLayer + c.vocab * c.width; // tied head; the embedding gather is free
-  const forward = 2 * matmulParams * B * T + c.layers * 4 * B * T * T * c.width;
+  const kv = c.headDim * c.kvHeads, q = c.headDim * c.heads;
+  const perLayer = 2 * c.width * q + 2 * c.width * kv + 3 * c.width * c.ffnHidden;
+  const matmulParams = c.layers * perLayer + c.vocab * c.width; // the output head (tied or not); the embedding gather is free
+  const forward = 2 * matmulParams * B * T + c.layers * 4 * B * T * T * q;
   return 3 * forward;
 }
 
@@ -166,7 +173,12 @@ async function main(): Promise<void> {
       + `engine speed-up ${trainSpeedup!.toFixed(2)}x (median of per-round ratios; ratio of medians ${(median(tfjsSteps) / stepMs).toFixed(2)}x; `
       + `rounds engine/tfjs ms: ${pairs(steps, tfjsSteps)})`);
   }
+  // The optimizer update the training step is followed by (PyTorch's step below includes its AdamW).
+  const adam = new AdamW(), adamWeights = new Map([...weights].map(([n, w]) => [n, Float32Array.from(w)]));
+  const adamMs = await timeIt(async () => adam.update(adamWeights, engineStep.grads as Map<string, Float32Array>), repeats);
+  console.log(`AdamW update (JS, ${(params / 1e6).toFixed(2)}M parameters): ${adamMs.toFixed(1)} ms median`);
   const scoreMs = await timeIt(() => trainSession.score(batch, weights), repeats);
+  const engineScore = await trainSession.score(batch, weights);
   console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
   await trainSession.release();
 
@@ -210,6 +222,23 @@ async function main(): Promise<void> {
     await sampler.close();
   }
   await sampleSession.release();
+
+  const torch = a.torch === 'off' ? null : await torchPeer(weights, B, T, newTokens);
+  let speedupVsTorch: Record<string, number> | null = null;
+  if (torch !== null && 'unavailable' in torch) console.log(`torch baseline unavailable: ${torch.unavailable}`);
+  else if (torch !== null) {
+    const engineFullStep = stepMs + adamMs;
+    speedupVsTorch = {
+      train: round(torch.trainStepMs / engineFullStep), samplingB1: round(sampling['b1']! / torch.sampling['b1']!.tokensPerSec),
+      samplingB32: round(sampling['b32']! / torch.sampling['b32']!.tokensPerSec),
+    };
+    agreement['torchLogpMaxAbsDiff'] = maxAbsDiff(engineScore.logp, torch.logp);
+    console.log(`torch ${torch.torch} (eager, CPU, ${torch.threads} thread(s) chosen by a probe: ${Object.entries(torch.threadProbeMs).map(([k, v]) => `${k} thread(s) ${v.toFixed(0)} ms`).join(", ")}; OMP_WAIT_POLICY=${torch.env?.OMP_WAIT_POLICY}, OPENBLAS_NUM_THREADS=${torch.env?.OPENBLAS_NUM_THREADS ?? "default"}, BLAS_INFO=${torch.blas}, libblas.so.3 -> ${torch.blasLibrary}); log-probs max |engine - torch| ${agreement['torchLogpMaxAbsDiff']!.toExponential(2)}`);
+    console.log(`  training step + AdamW B=${B} T=${T}: torch ${torch.trainStepMs.toFixed(1)} ms vs engine ${engineFullStep.toFixed(1)} ms (${stepMs.toFixed(1)} + ${adamMs.toFixed(1)}): engine ${speedupVsTorch.train!.toFixed(2)}x (target >= 1.25x)`);
+    console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 3x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 2x)`);
+    console.log('  (ratios of medians: torch runs after the engine in its own process, so rounds are not paired)');
+  }
+  const smol: SmolFigures | null = a.smol === '0' ? null : await benchSmolShape({ threads, allowSpinning, repeats: Math.min(repeats, 2) }, console.log);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const tfjsHeapMb = baseline ? baseline.memory().wasmHeapBytes / 2 ** 20 : null;
   console.log(baseline
@@ -239,8 +268,25 @@ async function main(): Promise<void> {
     speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!) } : null,
     rounds: tfjs ? { train: roundsOf(steps, tfjsSteps), samplingB1: samplingRounds['b1'], samplingB32: samplingRounds['b32'] } : null,
     agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
-    targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0),
+    targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0), adamMs: round(adamMs),
+    torch: torch === null || 'unavailable' in torch ? (torch ?? null) : {
+      version: torch.torch, threads: torch.threads, threadProbeMs: torch.threadProbeMs, env: torch.env, blas: torch.blas, blasLibrary: torch.blasLibrary, trainStepMs: round(torch.trainStepMs),
+      samplingTokensPerSecB1: round(torch.sampling['b1']!.tokensPerSec, 1), samplingTokensPerSecB32: round(torch.sampling['b32']!.tokensPerSec, 1),
+      rounds: { trainMs: torch.trainStepMsRounds.map((x) => round(x, 1)), samplingB1Ms: torch.sampling['b1']!.msRounds.map((x) => round(x, 1)), samplingB32Ms: torch.sampling['b32']!.msRounds.map((x) => round(x, 1)) },
+    },
+    speedupVsTorch, smol135m: smol,
   }));
+}
+
+/** The PyTorch peer on these very weights: exported as a Hugging Face directory, loaded by bench/torch_baseline.py. */
+async function torchPeer(weights: Map<string, Float32Array>, B: number, T: number, newTokens: number): Promise<TorchBaselineResult | { unavailable: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'spade-bench-torch-'));
+  try {
+    await saveHfModel(join(dir, 'model'), { model: config, params: weights });
+    return await runTorchBaseline(join(dir, 'model'), { batch: B, time: T, repeats, newTokens, rows: [1, 32], threads: threads || availableParallelism() }, console.log);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 await main();

@@ -5,6 +5,7 @@ import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { syncPath, writeDurably } from '../../model/index.js';
 import { loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
+import { saveHfModel, validateDecoderConfig, type DecoderConfig } from '../../model/index.js';
 import { LearnerStateError } from './errors.js';
 
 export interface LearnerState {
@@ -41,7 +42,7 @@ const LATEST = 'LATEST';
 const STATE_FILE = 'learner.json';
 const dirName = (updates: number): string => `ckpt-${String(updates).padStart(8, '0')}`;
 
-export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoint & { shapes: ShapeTable }, keep: number): Promise<string> {
+export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoint & { shapes: ShapeTable }, keep: number, format: 'spade' | 'hf' = 'spade'): Promise<string> {
   await mkdir(stateDir, { recursive: true });
   const name = dirName(c.state.updates);
   const tmp = join(stateDir, `.tmp-${name}-${process.pid}`);
@@ -51,6 +52,12 @@ export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoi
     model: c.model, params: c.params, shapes: c.shapes, tokenizer: c.tokenizer, policyVersion: c.state.version,
     step: c.optimizer?.step ?? 0, optimizer: c.optimizer,
   });
+  if (format === 'hf') {
+    // The same weights for the tools researchers use; the project's tokenizer goes along in its own format.
+    await saveHfModel(join(tmp, 'hf'), {
+      model: validateDecoderConfig(c.model as Partial<DecoderConfig>), params: c.params, write: new Map([['spade-tokenizer.json', JSON.stringify(c.tokenizer.toJSON())]]),
+    });
+  }
   await writeDurably(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
   await syncPath(tmp);
   await rm(join(stateDir, name), { recursive: true, force: true });

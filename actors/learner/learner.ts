@@ -235,7 +235,7 @@ export class Learner extends EventEmitter {
     try {
       await saveLearnerCheckpoint(this.deps.stateDir, {
         state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
-      }, this.options.keepCheckpoints);
+      }, this.options.keepCheckpoints, this.options.checkpointFormat);
     } catch (err) {
       // saveCheckpoint refuses NaN/Inf (a checkpoint between publishes, publishEvery > 1, would otherwise keep them).
       if (isNonFiniteTensorError(err)) throw new LearnerDivergedError(`${/^[mv]\./.test(err.tensor) ? 'the optimizer moments' : 'the weights'} after update ${state.updates} (not checkpointed)`, { tensor: err.tensor, index: err.index, value: err.value }, err);

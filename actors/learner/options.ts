@@ -49,6 +49,11 @@ export interface LearnerOptions {
   checkpointEvery?: number;
   /** Checkpoints kept on disk. */
   keepCheckpoints?: number;
+  /**
+   * 'hf' also writes each checkpoint's weights as a Hugging Face directory (`ckpt-<n>/hf`: config.json, model.safetensors
+   * with Hugging Face names) that transformers' from_pretrained loads; resuming reads the SPADE form beside it.
+   */
+  checkpointFormat?: 'spade' | 'hf';
   adamw?: AdamWOptions;
   /**
    * Run the trainer (onnxruntime compute, optimizer) on its own worker thread, so that updates overlap the
@@ -94,6 +99,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   publishEvery: 1,
   checkpointEvery: 10,
   keepCheckpoints: 2,
+  checkpointFormat: 'spade',
   // The warm start trains at 2e-3; RL steps are noisier and act on a policy worth keeping: 20x smaller.
   adamw: { schedule: { peakLr: 1e-4, warmupSteps: 5, decaySteps: 100_000, minLr: 1e-5 }, weightDecay: 0, maxGradNorm: 1 },
   ownThread: true,
@@ -159,6 +165,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     publishEvery: intAtLeast(1),
     checkpointEvery: intAtLeast(1),
     keepCheckpoints: intAtLeast(1),
+    checkpointFormat: s.literal('spade', 'hf'),
     adamw: ADAMW_SCHEMA as s.Check<unknown> as s.Check<AdamWOptions>,
     ownThread: s.boolean(),
     threads: intAtLeast(0),

@@ -55,11 +55,12 @@ export class Sampler {
 
   constructor(private readonly session: ModelSession, weights: Weights, version: number, private readonly codec: TextCodec | null = null, options: SamplerOptions = {}) {
     this.options = validateSamplerOptions(options);
+    session.checkWeights(weights); // weights that do not fit the config fail here, not at the first step
     this.weights = weights;
     this.version = version;
     this.uniform = seededUniform(this.options.seed);
     const c = session.config;
-    this.batch = new KvBatch(c.layers, c.kvHeads, c.width / c.heads, session.dtype);
+    this.batch = new KvBatch(c.layers, c.kvHeads, c.headDim, session.dtype);
     const o = this.options;
     this.prefix = o.prefixCacheBytes > 0 && o.prefixCacheEntries > 0 ? new PrefixCache(o.prefixCacheBytes, o.prefixCacheEntries, o.prefixMinReuse) : null;
     void this.bake(weights);
@@ -261,7 +262,7 @@ export class Sampler {
   /** Rows that start from a cached prefix: one call over their new tokens against their cached keys/values. */
   private async prefillSuffixes(hits: { row: Row; prompt: number[]; hit: PrefixHit }[], ran: Prefilled): Promise<void> {
     const c = this.session.config;
-    const { step, joiner } = suffixPrefill(hits, c.layers, c.kvHeads, c.width / c.heads, this.session.dtype);
+    const { step, joiner } = suffixPrefill(hits, c.layers, c.kvHeads, c.headDim, this.session.dtype);
     const r = await this.session.step(step, this.weights);
     hits.forEach(({ row }, b) => ran.set(row, { logp: r.logpLast, b, slot: joiner(r.fresh, b) }));
   }

@@ -1,0 +1,104 @@
+// A Hugging Face model directory as a whole: config.json, weights (one file or shards), and the tokenizer
+// files, read into the decoder's config and parameters, and written back out in the layout transformers loads.
+import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { CheckpointConfigError, CheckpointError } from './errors.js';
+import { decoderConfigFromHf, hfConfigFromDecoder, isHfConfig } from './hf-config.js';
+import { HF_WEIGHTS, encodeHfWeights, readHfWeights } from './hf-weights.js';
+import { HfTokenizer } from './hf-tokenizer.js';
+import { syncPath, writeDurably } from './checkpoint.js';
+import type { ResolvedDecoderConfig } from './decoder.js';
+
+/** Tokenizer and generation files carried through an import and export unchanged. */
+export const HF_TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'generation_config.json'] as const;
+
+export interface HfModel {
+  /** config.json as stored. */
+  hfConfig: Record<string, unknown>;
+  model: ResolvedDecoderConfig;
+  params: Map<string, Float32Array>;
+  /** Stored dtype per parameter (they are F32 in memory). */
+  dtypes: Map<string, string>;
+  /** Present when the directory has tokenizer.json. */
+  tokenizer?: HfTokenizer;
+  /** Which of HF_TOKENIZER_FILES the directory has. */
+  tokenizerFiles: string[];
+}
+
+/** A JSON object file of the directory, or undefined when the file does not exist. */
+export async function readJsonFile(path: string, file = basename(path)): Promise<Record<string, unknown> | undefined> {
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    throw new CheckpointError(`cannot read ${path}: ${e.message}`, { code: 'CHECKPOINT_READ', cause: e, file });
+  });
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('not a JSON object');
+    return v as Record<string, unknown>;
+  } catch (cause) {
+    throw new CheckpointConfigError(`not valid JSON (${(cause as Error).message})`, file, undefined, cause);
+  }
+}
+
+export async function isHfDirectory(dir: string): Promise<boolean> {
+  return isHfConfig(await readJsonFile(join(dir, 'config.json')).catch(() => undefined));
+}
+
+export async function loadHfModel(dir: string): Promise<HfModel> {
+  const hfConfig = await readJsonFile(join(dir, 'config.json'));
+  if (!isHfConfig(hfConfig)) throw new CheckpointConfigError('not a Hugging Face config (no model_type)', 'config.json', 'model_type');
+  const model = decoderConfigFromHf(hfConfig);
+  const { params, dtypes } = await readHfWeights(dir, model);
+  const tokenizerFiles: string[] = [];
+  for (const f of HF_TOKENIZER_FILES) if (await stat(join(dir, f)).catch(() => undefined)) tokenizerFiles.push(f);
+  const result: HfModel = { hfConfig, model, params, dtypes, tokenizerFiles };
+  const tokJson = await readJsonFile(join(dir, 'tokenizer.json'));
+  if (tokJson !== undefined) {
+    result.tokenizer = new HfTokenizer(tokJson, await readJsonFile(join(dir, 'tokenizer_config.json')) ?? {}, await readJsonFile(join(dir, 'generation_config.json')) ?? {});
+    if (result.tokenizer.vocabSize > model.vocab) {
+      throw new CheckpointConfigError(`tokenizer has ${result.tokenizer.vocabSize} ids, more than vocab_size ${model.vocab}`, 'tokenizer.json', 'vocab_size');
+    }
+  }
+  return result;
+}
+
+export interface SaveHfModelOptions {
+  model: ResolvedDecoderConfig;
+  params: ReadonlyMap<string, Float32Array>;
+  /** An imported model's config.json: its other fields (token ids) are kept. */
+  hfConfig?: Record<string, unknown>;
+  /** Extra files, name -> where to copy them from (tokenizer files). */
+  copy?: ReadonlyMap<string, string>;
+  /** Extra files written from text. */
+  write?: ReadonlyMap<string, string>;
+}
+
+/** Writes a Hugging Face directory; an existing `dir` is replaced only once the new one is complete and synced. */
+export async function saveHfModel(dir: string, o: SaveHfModelOptions): Promise<void> {
+  const config = hfConfigFromDecoder(o.model, o.hfConfig);
+  const weights = encodeHfWeights(o.model, o.params);
+  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(tmp, { recursive: true });
+    await writeDurably(join(tmp, HF_WEIGHTS.single), weights);
+    await writeDurably(join(tmp, 'config.json'), JSON.stringify(config, null, 2) + '\n');
+    for (const [name, from] of o.copy ?? []) await copyFile(from, join(tmp, name));
+    for (const [name, text] of o.write ?? []) await writeDurably(join(tmp, name), text);
+    await syncPath(tmp);
+    if ((await stat(dir).catch(() => undefined)) === undefined) await rename(tmp, dir);
+    else {
+      // As saveCheckpoint: the old directory goes aside first, so one complete model is always on disk.
+      const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await rename(dir, old);
+      await rename(tmp, dir);
+      await rm(old, { recursive: true, force: true });
+    }
+    await syncPath(dirname(dir));
+  } catch (cause) {
+    await rm(tmp, { recursive: true, force: true });
+    if (cause instanceof CheckpointError) throw cause;
+    throw new CheckpointError(`cannot write ${dir}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
+  }
+}

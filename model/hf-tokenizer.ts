@@ -1,0 +1,75 @@
+// A Hugging Face model's own tokenizer (tokenizer.json through @huggingface/tokenizers, the field's JS
+// implementation) and chat template (tokenizer_config.json's Jinja through @huggingface/jinja).
+import { Tokenizer as HfTokenizerImpl } from '@huggingface/tokenizers';
+import { Template } from '@huggingface/jinja';
+import { TokenizerError } from './errors.js';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Special tokens given as a string or as `{ content }` in tokenizer_config.json. */
+const tokenText = (t: unknown): string | undefined =>
+  typeof t === 'string' ? t : t !== null && typeof t === 'object' && typeof (t as { content?: unknown }).content === 'string' ? (t as { content: string }).content : undefined;
+
+export class HfTokenizer {
+  readonly kind = 'hf' as const;
+  /** Ids the tokenizer knows, added tokens included. */
+  readonly vocabSize: number;
+  /** Ids that end a generation: eos_token, and generation_config.json's eos_token_id(s). */
+  readonly stopIds: number[];
+  readonly chatTemplate: string | undefined;
+  private readonly impl: HfTokenizerImpl;
+  private readonly template: Template | undefined;
+  private readonly specials: Record<string, string | undefined>;
+
+  constructor(tokenizerJson: object, tokenizerConfig: Record<string, unknown> = {}, generationConfig: Record<string, unknown> = {}) {
+    try {
+      this.impl = new HfTokenizerImpl(tokenizerJson, tokenizerConfig);
+    } catch (cause) {
+      throw new TokenizerError(`tokenizer.json: cannot build the tokenizer (${(cause as Error).message})`, { code: 'TOKENIZER_HF', cause });
+    }
+    const vocab = this.impl.get_vocab(true);
+    this.vocabSize = Math.max(...vocab.values()) + 1;
+    this.specials = { bos_token: tokenText(tokenizerConfig.bos_token), eos_token: tokenText(tokenizerConfig.eos_token) };
+    const stops = new Set<number>();
+    const eos = this.specials.eos_token === undefined ? undefined : this.impl.token_to_id(this.specials.eos_token);
+    if (eos !== undefined) stops.add(eos);
+    for (const id of [generationConfig.eos_token_id].flat()) if (typeof id === 'number') stops.add(id);
+    this.stopIds = [...stops];
+    const t = tokenizerConfig.chat_template;
+    // A list of named templates is allowed too; the one named "default" is the chat template.
+    const text = typeof t === 'string' ? t : Array.isArray(t) ? (t as Array<{ name?: string; template?: string }>).find((x) => x.name === 'default')?.template : undefined;
+    this.chatTemplate = text;
+    try {
+      this.template = text === undefined ? undefined : new Template(text);
+    } catch (cause) {
+      throw new TokenizerError(`tokenizer_config.json: chat_template does not parse (${(cause as Error).message})`, { code: 'TOKENIZER_TEMPLATE', cause });
+    }
+  }
+
+  /** Token ids of text; `specialTokens` adds what the tokenizer's post-processor adds (a BOS, for Llama). */
+  encode(text: string, specialTokens = false): number[] {
+    return this.impl.encode(text, { add_special_tokens: specialTokens }).ids;
+  }
+
+  decode(ids: ArrayLike<number>, skipSpecial = false): string {
+    return this.impl.decode(Array.from(ids), { skip_special_tokens: skipSpecial });
+  }
+
+  /** The prompt text of a conversation through the model's chat template, ending where the assistant speaks. */
+  applyChatTemplate(messages: readonly ChatMessage[], addGenerationPrompt = true): string {
+    if (this.template === undefined) throw new TokenizerError('tokenizer_config.json has no chat_template', { code: 'TOKENIZER_TEMPLATE' });
+    try {
+      return this.template.render({ messages, add_generation_prompt: addGenerationPrompt, ...this.specials });
+    } catch (cause) {
+      throw new TokenizerError(`chat_template failed to render (${(cause as Error).message})`, { code: 'TOKENIZER_TEMPLATE', cause });
+    }
+  }
+
+  /** Token ids of a conversation (the template writes the special tokens itself). */
+  encodeChat(messages: readonly ChatMessage[]): number[] {
+    return this.encode(this.applyChatTemplate(messages), false);
+  }
+}
