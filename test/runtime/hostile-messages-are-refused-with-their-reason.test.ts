@@ -3,7 +3,7 @@
 // the MessageError code its kind calls for, quickly. Found by it: a NaN schema version was accepted (NaN compares
 // false against both bounds).
 import t from 'tap';
-import { LOOP_MESSAGES } from '../../actors/loop/catalog.js';
+import { LOOP_MESSAGES } from '../../actors/loop/index.js';
 import { hostileMessages } from '../../runtime/message-fuzz.js';
 import { decode } from '../../runtime/messages.js';
 import { mulberry32 } from '../helpers/random.js';
