@@ -121,7 +121,7 @@ export async function runMessageFuzz(opts: MessageFuzzOptions): Promise<MessageF
     const exited = new Promise<number | null>((resolve) => host.once('exit', (code) => resolve(code)));
     await Promise.race([running, exited]);
 
-    // While it runs: the rest of the hostile messages, and hostile sandbox requests.
+    // While it runs: the rest of the hostile messages, then hostile sandbox requests.
     await publishRound(opts.count - half, false);
     let sandboxRequests = 0;
     let sandboxErrorReplies = 0;
@@ -177,7 +177,7 @@ export async function runMessageFuzz(opts: MessageFuzzOptions): Promise<MessageF
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, iterations: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, iterations: { type: 'string', default: '6' } } });
   const report = await runMessageFuzz({ count: Number(values.count), seed: Number(values.seed), iterations: Number(values.iterations) });
   const { missing, wrongCode, ...figures } = report;
   for (const m of missing) process.stderr.write(`missing: ${m}\n`);
