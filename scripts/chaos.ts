@@ -41,6 +41,8 @@ export interface ChaosOptions {
 export interface ChaosReport {
   kills: number;
   restarts: number;
+  /** Hosts that exited without being killed (then restarted); 0 is the target. */
+  crashes: number;
   serverKills: number;
   /** Distinct trajectory ids in the labeled stream. */
   published: number;
@@ -101,7 +103,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
-  const report: ChaosReport = { kills: 0, restarts: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
   let conn: Connection | undefined;
   try {
     for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
@@ -112,7 +114,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const until = t0 + opts.minutes * 60_000;
     let n = 0;
     while (Date.now() + opts.intervalMs <= until) {
-      await sleep(opts.intervalMs);
+      // A host that exits on its own (not killed here) is a crash: counted and restarted, as a supervisor would.
+      for (const tick = Date.now(); Date.now() - tick < opts.intervalMs;) {
+        await sleep(Math.min(1_000, opts.intervalMs));
+        for (const h of hosts.values())
+          if (!h.alive) {
+            log(`chaos: ${h.role} exited on its own (${h.child?.exitCode ?? h.child?.signalCode}); restarting it`);
+            report.crashes++;
+            h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
+          }
+      }
       n++;
       if (opts.serverKills && n % 3 === 0) {
         log(`chaos: SIGKILL nats-server (pid ${server.pid})`);
@@ -257,9 +268,9 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
   const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep });
   process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, dir: r.dir })}\n`);
-  const { kills, restarts, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
-  process.stdout.write(`${JSON.stringify({ kills, restarts, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
-  process.exitCode = lost === 0 && duplicated === 0 && completed ? 0 : 1;
+  const { kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
+  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
+  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && completed ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

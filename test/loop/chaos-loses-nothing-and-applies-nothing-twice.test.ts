@@ -10,6 +10,7 @@ t.test('under SIGKILLs of role processes and of the server nothing is lost or ap
   t.equal(r.kills, 2, 'two role processes were killed and restarted');
   t.equal(r.restarts, 2);
   t.equal(r.serverKills, 1, 'the server was killed and restarted once');
+  t.equal(r.crashes, 0, 'no host exited on its own');
   t.ok(r.published > 0, `${r.published} trajectories labeled over ${r.iterations} iterations`);
   t.same(r.lostIds, [], 'none lost');
   t.same(r.duplicatedIds, [], 'none applied twice');
