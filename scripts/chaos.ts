@@ -33,6 +33,8 @@ export interface ChaosOptions {
   seed: number;
   intervalMs: number;
   serverKills: boolean;
+  /** delivery.ackWaitMs of every host (default: the config's); the end waits one ack_wait for redeliveries. */
+  ackWaitMs?: number;
   /** Keep the work directory (logs, run directories, store) instead of deleting it. */
   keep?: boolean;
   log?: (line: string) => void;
@@ -98,7 +100,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   let server: NatsServerHandle = await startNatsServer({ storeDir });
   const port = server.port;
   // Library environments (the fixed baseline's pool): every iteration has agent episodes to play, label and train on.
-  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1'];
+  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : [])];
   const runDir = (role: Role) => join(dir, 'runs', role);
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
@@ -163,11 +165,15 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     coord.start(['--iterations', String(Math.max(1, issued))]);
     const coordExit = await Promise.race([coord.exited, deadline(Math.max(180_000, opts.minutes * 60_000)).then(() => 'timeout' as const)]);
     log(`chaos: coordinator exited ${coordExit}`);
-    const learnerDrained = async (): Promise<boolean> => {
-      const info = await conn!.jsm.consumers.info(STREAMS.trajectories, durableName('learner'));
-      return info.num_pending === 0;
+    // Drained: nothing undelivered, twice, ack_wait apart. What a killed learner held comes back to the live one only
+    // after ack_wait; the live learner holds what it has until a checkpoint, which its SIGTERM stop takes.
+    const undelivered = async (): Promise<number> => (await conn!.jsm.consumers.info(STREAMS.trajectories, durableName('learner'))).num_pending;
+    const waitUndelivered = async (): Promise<void> => {
+      for (let waited = 0; waited < 180_000 && (await undelivered().catch(() => 1)) > 0; waited += 1_000) await sleep(1_000);
     };
-    for (let waited = 0; waited < 120_000 && !(await learnerDrained().catch(() => false)); waited += 1_000) await sleep(1_000);
+    await waitUndelivered();
+    await sleep(config.delivery.ackWaitMs + 5_000);
+    await waitUndelivered();
     for (const role of CHAOS_ROLES) if (role !== 'coordinator') await hosts.get(role)!.kill('SIGTERM');
 
     // The independent check.
