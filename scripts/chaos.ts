@@ -107,6 +107,15 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
   const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
   let conn: Connection | undefined;
+  // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
+  const abort = (sig: NodeJS.Signals): void => {
+    for (const h of hosts.values()) if (h.alive) h.child!.kill('SIGKILL');
+    server.process.kill('SIGKILL');
+    process.stderr.write(`chaos: ${sig}: hosts and server killed; work directory ${dir}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
   try {
     for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
     const config = await loadConfig({ env: {}, set: sets });
@@ -216,6 +225,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     report.unlabeledEnvs = [...rawEnvs].filter((e) => !labeledEnvs.has(e)).slice(0, 20);
     report.completed = coordExit === 0 && issued > 0 && report.unlabeledEnvs.length === 0;
   } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
     for (const h of hosts.values()) await h.kill('SIGKILL');
     await conn?.close().catch(() => undefined);
     await server.stop();
