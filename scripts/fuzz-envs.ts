@@ -18,7 +18,7 @@ type Rng = () => number;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 
 /** The canary global's name (set on globalThis and in process.env, which worker threads copy). */
-export const CANARY_GLOBAL = 'SPADE_FUZZ_CANARY';
+export const CANARY_GLOBAL = 'FUZZ_CANARY';
 
 /** Snippets a program may try: reach the host, the canary global or the canary file, tamper, loop, allocate, throw. */
 function hostileSnippets(file: string): string[] {
