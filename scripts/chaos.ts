@@ -73,11 +73,18 @@ class HostProc {
   child: ChildProcess | undefined;
   exited: Promise<number | null> = Promise.resolve(null);
   constructor(readonly role: Role, private readonly args: () => string[], private readonly logFile: string) {}
+  /** Resolves once this start of the host says it runs its roles. */
+  ready: Promise<void> = Promise.resolve();
   start(extra: string[] = []): void {
     const out = createWriteStream(this.logFile, { flags: 'a' });
     const child = spawn(process.execPath, [repoPath('runtime/start.js'), ...this.args(), ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SPADE_NATS_URL: '' } });
     child.stdout!.pipe(out, { end: false });
     child.stderr!.pipe(out, { end: false });
+    let said = '';
+    this.ready = new Promise((resolve) => child.stderr!.on('data', (b: Buffer) => {
+      said = (said + b.toString()).slice(-4_000);
+      if (/running roles/.test(said)) resolve();
+    }));
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code) => { out.end(); resolve(code); }));
   }
@@ -121,8 +128,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const config = await loadConfig({ env: {}, set: sets });
     conn = await openConnection(config.nats, 'spade-chaos-checker');
 
-    // The kill phase.
-    const until = t0 + opts.minutes * 60_000;
+    // The kill phase starts once every host is up (a slow start under load must not be killed before it did anything).
+    await Promise.race([Promise.all([...hosts.values()].map((h) => h.ready)), deadline(180_000)]);
+    const until = Date.now() + opts.minutes * 60_000;
     let n = 0;
     while (Date.now() + opts.intervalMs <= until) {
       // A host that exits on its own (not killed here) is a crash: counted and restarted, as a supervisor would.
@@ -155,7 +163,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       report.restarts++;
     }
 
-    // Finish: the coordinator ends at the iterations it issued; then the learner takes in everything and stops.
+    // Finish: the coordinator stops (so it issues nothing more), then comes back to end at the iterations it issued;
+    // then the learner takes in everything and stops.
+    const coord = hosts.get('coordinator')!;
+    await coord.kill('SIGTERM');
     // Read after a server restart: the bucket answers once its stream is recovered.
     let issued = 0;
     for (let tries = 0; tries < 30 && issued === 0; tries++) {
@@ -169,8 +180,6 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     report.iterations = issued;
     log(`chaos: kills over; the coordinator finishes the ${issued} iterations it issued`);
-    const coord = hosts.get('coordinator')!;
-    await coord.kill('SIGTERM');
     coord.start(['--iterations', String(Math.max(1, issued))]);
     const coordExit = await Promise.race([coord.exited, deadline(Math.max(180_000, opts.minutes * 60_000)).then(() => 'timeout' as const)]);
     log(`chaos: coordinator exited ${coordExit}`);
