@@ -37,13 +37,29 @@ export function connectionOptions(nats: ClusterConfig['nats'], name: string): No
   return opts;
 }
 
+/** Node's codes for a server certificate the client does not trust. */
+const UNTRUSTED = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_SIGNATURE_FAILURE']);
+
+/** What to change when a connect failed over TLS: the config field, not only the TLS library's words. */
+function tlsHint(err: unknown, nats: ClusterConfig['nats']): string {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNTRUSTED.has(code))
+    return nats.tls?.caFile
+      ? ` (TLS: the server's certificate is not signed by the CA in nats.tls.caFile, ${nats.tls.caFile})`
+      : " (TLS: the server's certificate is not signed by a CA this host trusts; set nats.tls.caFile to the CA that signed it)";
+  if (typeof code === 'string' && code.startsWith('ERR_TLS_CERT_ALTNAME')) return ' (TLS: the server certificate is not issued for this host name or address)';
+  if (nats.tls && !nats.tls.certFile && /timeout/i.test(String((err as Error).message)))
+    return ' (a server that requires client certificates closes the connection: set nats.tls.certFile and nats.tls.keyFile)';
+  return '';
+}
+
 /** Connects and builds the JetStream clients. `timeoutMs` bounds the first connect. */
 export async function openConnection(nats: ClusterConfig['nats'], name: string, timeoutMs = 10_000): Promise<Connection> {
   let nc: NatsConnection;
   try {
     nc = await connect({ ...connectionOptions(nats, name), timeout: timeoutMs });
   } catch (err) {
-    throw new RuntimeError(`cannot connect to NATS at ${nats.servers.join(', ')}: ${(err as Error).message}`, { code: 'NATS_CONNECT', cause: err, data: { servers: nats.servers } });
+    throw new RuntimeError(`cannot connect to NATS at ${nats.servers.join(', ')}: ${(err as Error).message}${tlsHint(err, nats)}`, { code: 'NATS_CONNECT', cause: err, data: { servers: nats.servers } });
   }
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc, { timeout: timeoutMs, checkAPI: false });

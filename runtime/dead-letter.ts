@@ -1,4 +1,5 @@
 // Publishes a dead-letter record (reason + original bytes) for a message that will not be processed.
+import { createHash } from 'node:crypto';
 import type { JsMsg, JetStreamClient } from '@nats-io/jetstream';
 import { DeadLetter } from './message-types.js';
 import { encode } from './messages.js';
@@ -9,7 +10,15 @@ export interface DeadLetterInfo {
   host: string;
   reason: string;
   code: string;
+  /**
+   * The server's max_payload: a record that would outgrow it keeps only the original's first bytes (with its length
+   * and sha256), else it could never be written and the message would be retried forever, then stay unrecorded.
+   */
+  maxPayload?: number;
 }
+
+/** Room left in a record for headers (Nats-Msg-Id) and msgpack framing of the `original` field. */
+const HEADROOM = 1024;
 
 /** Durably records `msg` as dead; the id makes a repeated attempt for the same delivery a no-op. */
 export async function publishDeadLetter(js: JetStreamClient, msg: JsMsg, info: DeadLetterInfo): Promise<void> {
@@ -26,6 +35,12 @@ export async function publishDeadLetter(js: JetStreamClient, msg: JsMsg, info: D
     ts: Date.now(),
     original: msg.data,
   };
+  if (info.maxPayload !== undefined) {
+    const overhead = encode(DeadLetter, { ...body, original: new Uint8Array(0), originalBytes: msg.data.length, originalSha256: '0'.repeat(64) }).length;
+    const room = Math.max(0, info.maxPayload - overhead - HEADROOM);
+    if (msg.data.length > room)
+      Object.assign(body, { original: msg.data.subarray(0, room), originalBytes: msg.data.length, originalSha256: createHash('sha256').update(msg.data).digest('hex') });
+  }
   await js.publish(SUBJECTS.deadLetter(info.role), encode(DeadLetter, body), {
     msgID: `dlq:${msg.info.stream}:${msg.info.streamSequence}`,
   });

@@ -256,7 +256,7 @@ export class ActorHost {
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
     const where = `${msg.subject}#${msg.info.streamSequence}`;
-    if (await deadLetterAndAck(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code })) {
+    if (await deadLetterAndAck(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: this.opts.conn.nc.info?.max_payload })) {
       this.stats.deadLettered++;
       this.log(`[${r.env.role}] dead-lettered ${where}: ${reason}`);
     } else this.log(`[${r.env.role}] cannot dead-letter ${where}; will retry`);

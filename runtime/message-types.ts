@@ -37,7 +37,11 @@ export const DeadLetter = defineMessage(
     deliveryCount: s.int({ min: 0 }),
     host: s.string(),
     ts: s.number(),
+    /** The message's bytes, or only their first bytes when the whole would not fit under the server's max_payload. */
     original: s.bytes(),
+    /** Set when `original` is cut: the message's full length and the sha256 (hex) of all its bytes. */
+    originalBytes: s.optional(s.int({ min: 0 })),
+    originalSha256: s.optional(s.string()),
   }),
 );
 

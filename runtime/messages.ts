@@ -70,7 +70,8 @@ export function decodeAny(bytes: Uint8Array, where: Record<string, unknown> = {}
   const { t, v, b } = env as Envelope;
   const def = registry.get(t);
   if (!def) throw new MessageError('unknown-type', `unknown message type ${JSON.stringify(t)}`, { ...where, type: t });
-  if (v > def.version || v < 1)
+  // Not `v > version || v < 1` alone: NaN compares false both ways (a fuzzer found NaN versions accepted).
+  if (!Number.isInteger(v) || v > def.version || v < 1)
     throw new MessageError('version', `${t} schema version ${v} is not supported (this build knows 1..${def.version})`, { ...where, type: t, version: v });
   const err = def.schema.check(b, t);
   if (err) throw new MessageError('schema', `invalid ${t}: ${err}`, { ...where, type: t, version: v });

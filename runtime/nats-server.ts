@@ -25,6 +25,21 @@ export interface NatsServerOptions {
   startTimeoutMs?: number;
   /** Largest message; trajectory groups of long multi-turn episodes outgrow NATS's 1 MB default. */
   maxPayloadBytes?: number;
+  /** Serve clients over TLS only: the server's certificate and key, and with `caFile` + `verify` require client certificates it signed. */
+  tls?: { certFile: string; keyFile: string; caFile?: string; verify?: boolean };
+}
+
+/** The server config file's text: settings with no command-line flag. */
+function serverConf(opts: NatsServerOptions): string {
+  const lines = [`max_payload: ${opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES}`];
+  if (opts.tls) {
+    const t = opts.tls;
+    lines.push('tls {', `  cert_file: ${JSON.stringify(t.certFile)}`, `  key_file: ${JSON.stringify(t.keyFile)}`);
+    if (t.caFile) lines.push(`  ca_file: ${JSON.stringify(t.caFile)}`);
+    if (t.verify) lines.push('  verify: true');
+    lines.push('}');
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 export const DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -70,7 +85,7 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
   mkdirSync(opts.storeDir, { recursive: true });
   // Settings with no command-line flag go into a small config file; flags below override it.
   const confFile = join(opts.storeDir, 'nats-server.conf');
-  writeFileSync(confFile, `max_payload: ${opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES}\n`);
+  writeFileSync(confFile, serverConf(opts));
   const args = ['-c', confFile, '-a', '127.0.0.1', '-p', String(opts.port && opts.port > 0 ? opts.port : -1), '-js', '-sd', opts.storeDir];
   if (opts.serverName) args.push('--server_name', opts.serverName);
   if (opts.cluster) {

@@ -22,6 +22,15 @@ if [ -z "${SPADE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ ! 
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium
 fi
 
+# The TLS test makes its certificates with the openssl command line.
+if ! command -v openssl >/dev/null 2>&1; then
+  echo "setup: installing openssl from apt …"
+  SUDO=""
+  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openssl
+fi
+
 major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$major" -lt 20 ]; then
   echo "setup: Node >= 20 is required (found $(node -v))" >&2

@@ -1,0 +1,302 @@
+// `npm run chaos -- [--minutes N] [--seed S] [--interval 30s] [--server-kills]`: a run split over one host process
+// per role (coordinator, designer, agent, sandbox, evaluator, learner) on a nats-server this script owns. Every
+// interval a scheduler SIGKILLs a random role's process and starts it again with the same command line; with
+// --server-kills every third kill is the nats-server's instead (restarted on the same port and store directory).
+// After N minutes the killing stops, the coordinator is restarted to finish the iterations it issued, the learner
+// drains and stops. Then an independent checker reads the streams (every labeled trajectory, every raw group and
+// rejected environment, the dead letters) and the learner's accounting ledger up to its last checkpoint, and
+// reports every trajectory published, applied, dropped (with reason) and lost. Ends with one JSON line.
+// The suite runs a short variant (test/loop/chaos-loses-nothing-and-applies-nothing-twice.test.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../actors/loop/index.js';
+import { loadConfig } from '../runtime/config.js';
+import { openConnection, type Connection } from '../runtime/connection.js';
+import { DeadLetter } from '../runtime/message-types.js';
+import { decode } from '../runtime/messages.js';
+import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
+import { repoPath } from '../runtime/paths.js';
+import { BUCKETS, RUN_KEYS, STREAMS, SUBJECTS, durableName } from '../runtime/subjects.js';
+import { mulberry32 } from '../test/helpers/random.js';
+import { setArgs, TINY_RUN } from '../test/helpers/tiny-run.js';
+
+export const CHAOS_ROLES = ['coordinator', 'designer', 'agent', 'sandbox', 'evaluator', 'learner'] as const;
+type Role = (typeof CHAOS_ROLES)[number];
+
+export interface ChaosOptions {
+  minutes: number;
+  seed: number;
+  intervalMs: number;
+  serverKills: boolean;
+  /** delivery.ackWaitMs of every host (default: the config's); the end waits one ack_wait for redeliveries. */
+  ackWaitMs?: number;
+  /** Keep the work directory (logs, run directories, store) instead of deleting it. */
+  keep?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  kills: number;
+  restarts: number;
+  /** Hosts that exited without being killed (then restarted); 0 is the target. */
+  crashes: number;
+  serverKills: number;
+  /** Distinct trajectory ids in the labeled stream. */
+  published: number;
+  applied: number;
+  dropped: number;
+  droppedBy: Record<string, number>;
+  lost: number;
+  duplicated: number;
+  /** The coordinator finished every iteration it issued, and every raw group and rejected environment was labeled. */
+  completed: boolean;
+  minutes: number;
+  iterations: number;
+  /** Ids (up to 20) of lost and duplicated trajectories, and raw groups never labeled. */
+  lostIds: string[];
+  duplicatedIds: string[];
+  unlabeledEnvs: string[];
+  killedRoles: Record<string, number>;
+  dir?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A sleep that does not keep the process alive (a deadline raced against an event). */
+const deadline = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+
+class HostProc {
+  child: ChildProcess | undefined;
+  exited: Promise<number | null> = Promise.resolve(null);
+  constructor(readonly role: Role, private readonly args: () => string[], private readonly logFile: string) {}
+  /** Resolves once this start of the host says it runs its roles. */
+  ready: Promise<void> = Promise.resolve();
+  start(extra: string[] = []): void {
+    const out = createWriteStream(this.logFile, { flags: 'a' });
+    const child = spawn(process.execPath, [repoPath('runtime/start.js'), ...this.args(), ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SPADE_NATS_URL: '' } });
+    child.stdout!.pipe(out, { end: false });
+    child.stderr!.pipe(out, { end: false });
+    let said = '';
+    this.ready = new Promise((resolve) => child.stderr!.on('data', (b: Buffer) => {
+      said = (said + b.toString()).slice(-4_000);
+      if (/running roles/.test(said)) resolve();
+    }));
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', (code) => { out.end(); resolve(code); }));
+  }
+  get alive(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+  async kill(signal: NodeJS.Signals): Promise<number | null> {
+    if (this.alive) this.child!.kill(signal);
+    return this.exited;
+  }
+}
+
+export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const t0 = Date.now();
+  const rng = mulberry32(opts.seed);
+  const dir = mkdtempSync(join(tmpdir(), 'spade-chaos-'));
+  mkdirSync(join(dir, 'logs'));
+  const storeDir = join(dir, 'nats');
+  let server: NatsServerHandle = await startNatsServer({ storeDir });
+  const port = server.port;
+  // Library environments (the fixed baseline's pool): every iteration has agent episodes to play, label and train on.
+  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : [])];
+  const runDir = (role: Role) => join(dir, 'runs', role);
+  const hosts = new Map<Role, HostProc>();
+  for (const role of CHAOS_ROLES)
+    hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
+  let conn: Connection | undefined;
+  // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
+  const abort = (sig: NodeJS.Signals): void => {
+    for (const h of hosts.values()) if (h.alive) h.child!.kill('SIGKILL');
+    server.process.kill('SIGKILL');
+    process.stderr.write(`chaos: ${sig}: hosts and server killed; work directory ${dir}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
+    const config = await loadConfig({ env: {}, set: sets });
+    conn = await openConnection(config.nats, 'spade-chaos-checker');
+
+    // The kill phase starts once every host is up (a slow start under load must not be killed before it did anything).
+    await Promise.race([Promise.all([...hosts.values()].map((h) => h.ready)), deadline(180_000)]);
+    const until = Date.now() + opts.minutes * 60_000;
+    let n = 0;
+    while (Date.now() + opts.intervalMs <= until) {
+      // A host that exits on its own (not killed here) is a crash: counted and restarted, as a supervisor would.
+      for (const tick = Date.now(); Date.now() - tick < opts.intervalMs;) {
+        await sleep(Math.min(1_000, opts.intervalMs));
+        for (const h of hosts.values())
+          if (!h.alive) {
+            log(`chaos: ${h.role} exited on its own (${h.child?.exitCode ?? h.child?.signalCode}); restarting it`);
+            report.crashes++;
+            h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
+          }
+      }
+      n++;
+      if (opts.serverKills && n % 3 === 0) {
+        log(`chaos: SIGKILL nats-server (pid ${server.pid})`);
+        await server.kill();
+        report.serverKills++;
+        await sleep(1_000);
+        server = await startNatsServer({ storeDir, port });
+        log(`chaos: nats-server restarted on port ${port}`);
+        continue;
+      }
+      const role = CHAOS_ROLES[Math.floor(rng() * CHAOS_ROLES.length)]!;
+      const h = hosts.get(role)!;
+      log(`chaos: SIGKILL ${role} (pid ${h.child?.pid})`);
+      await h.kill('SIGKILL');
+      report.kills++;
+      report.killedRoles[role] = (report.killedRoles[role] ?? 0) + 1;
+      h.start(role === 'coordinator' ? ['--iterations', '1000000'] : []);
+      report.restarts++;
+    }
+
+    // Finish: the coordinator stops (so it issues nothing more), then comes back to end at the iterations it issued;
+    // then the learner takes in everything and stops.
+    const coord = hosts.get('coordinator')!;
+    await coord.kill('SIGTERM');
+    // Read after a server restart: the bucket answers once its stream is recovered.
+    let issued = 0;
+    for (let tries = 0; tries < 30 && issued === 0; tries++) {
+      try {
+        const entry = await (await conn.kvm.open(BUCKETS.run)).get(RUN_KEYS.nextIteration);
+        issued = entry?.operation === 'PUT' ? Number(new TextDecoder().decode(entry.value)) : 0;
+      } catch (err) {
+        log(`chaos: reading the run's next iteration: ${(err as Error).message}`);
+      }
+      if (issued === 0) await sleep(1_000);
+    }
+    report.iterations = issued;
+    log(`chaos: kills over; the coordinator finishes the ${issued} iterations it issued`);
+    coord.start(['--iterations', String(Math.max(1, issued))]);
+    const coordExit = await Promise.race([coord.exited, deadline(Math.max(180_000, opts.minutes * 60_000)).then(() => 'timeout' as const)]);
+    log(`chaos: coordinator exited ${coordExit}`);
+    // Drained: nothing undelivered, twice, ack_wait apart. What a killed learner held comes back to the live one only
+    // after ack_wait; the live learner holds what it has until a checkpoint, which its SIGTERM stop takes.
+    const undelivered = async (): Promise<number> => (await conn!.jsm.consumers.info(STREAMS.trajectories, durableName('learner'))).num_pending;
+    const waitUndelivered = async (): Promise<void> => {
+      for (let waited = 0; waited < 180_000 && (await undelivered().catch(() => 1)) > 0; waited += 1_000) await sleep(1_000);
+    };
+    await waitUndelivered();
+    await sleep(config.delivery.ackWaitMs + 5_000);
+    await waitUndelivered();
+    for (const role of CHAOS_ROLES) if (role !== 'coordinator') await hosts.get(role)!.kill('SIGTERM');
+
+    // The independent check.
+    const labeled = new Map<string, number>();
+    const labeledEnvs = new Set<string>();
+    const rawEnvs = new Set<string>();
+    for (const m of await readAll(conn, STREAMS.trajectories)) {
+      if (m.subject === SUBJECTS.trajLabeled) {
+        const b = decode(LabeledBatch, m.data);
+        labeledEnvs.add(b.envId);
+        for (const tr of b.trajectories) labeled.set(tr.trajId, (labeled.get(tr.trajId) ?? 0) + 1);
+      } else if (m.subject === SUBJECTS.trajRaw) rawEnvs.add(decode(TrajectoryGroup, m.data).env.envId);
+    }
+    for (const m of await readAll(conn, STREAMS.envs)) if (m.subject === SUBJECTS.envRejected) rawEnvs.add(decode(EnvRejected, m.data).envId);
+    const dead = (await readAll(conn, STREAMS.deadLetters)).map((m) => decode(DeadLetter, m.data));
+    for (const d of dead) report.droppedBy[`dead-letter ${d.role} ${d.code}`] = (report.droppedBy[`dead-letter ${d.role} ${d.code}`] ?? 0) + 1;
+
+    const ledger = readLedger(join(runDir('learner'), 'learner'));
+    const applied = new Map<string, number>();
+    for (const id of ledger.applied) applied.set(id, (applied.get(id) ?? 0) + 1);
+    for (const [reason, ids] of Object.entries(ledger.dropped)) report.droppedBy[reason] = (report.droppedBy[reason] ?? 0) + ids.size;
+    // A labeled batch the learner dead-lettered is dropped with its reason, not lost.
+    for (const d of dead.filter((x) => x.subject === SUBJECTS.trajLabeled)) {
+      try {
+        for (const tr of decode(LabeledBatch, d.original).trajectories) (ledger.dropped[`dead-letter ${d.code}`] ??= new Set()).add(tr.trajId);
+      } catch {
+        // not a labeled batch (a hostile message): nothing of it was published as a trajectory
+      }
+    }
+    const droppedIds = new Set(Object.values(ledger.dropped).flatMap((s) => [...s]));
+    report.published = labeled.size;
+    report.applied = applied.size;
+    report.dropped = droppedIds.size;
+    const lost = [...labeled.keys()].filter((id) => !applied.has(id) && !droppedIds.has(id));
+    const duplicated = [...applied].filter(([, c]) => c > 1).map(([id]) => id);
+    report.lost = lost.length;
+    report.duplicated = duplicated.length;
+    report.lostIds = lost.slice(0, 20);
+    report.duplicatedIds = duplicated.slice(0, 20);
+    report.unlabeledEnvs = [...rawEnvs].filter((e) => !labeledEnvs.has(e)).slice(0, 20);
+    report.completed = coordExit === 0 && issued > 0 && report.unlabeledEnvs.length === 0;
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+    for (const h of hosts.values()) await h.kill('SIGKILL');
+    await conn?.close().catch(() => undefined);
+    await server.stop();
+    report.minutes = Math.round((Date.now() - t0) / 600) / 100;
+    if (opts.keep) report.dir = dir;
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  return report;
+}
+
+/** Every message of a stream, read through an ordered consumer. */
+async function readAll(conn: Connection, stream: string): Promise<Array<{ subject: string; data: Uint8Array }>> {
+  const info = await conn.jsm.streams.info(stream);
+  const out: Array<{ subject: string; data: Uint8Array }> = [];
+  if (info.state.messages === 0) return out;
+  const oc = await conn.js.consumers.get(stream, { deliver_policy: DeliverPolicy.All });
+  while (out.length < info.state.messages) {
+    const m = await oc.next({ expires: 5_000 });
+    if (!m) break;
+    out.push({ subject: m.subject, data: m.data });
+  }
+  return out;
+}
+
+/**
+ * The learner's ledger read from its files, not through the learner's code: the update lines up to the update count
+ * of its last checkpoint (later ones were never made final) and every drop line, by reason.
+ */
+function readLedger(stateDir: string): { applied: string[]; dropped: Record<string, Set<string>> } {
+  const latest = existsSync(join(stateDir, 'LATEST')) ? readFileSync(join(stateDir, 'LATEST'), 'utf8').trim() : null;
+  const upTo = latest ? (JSON.parse(readFileSync(join(stateDir, latest, 'learner.json'), 'utf8')) as { updates: number }).updates : 0;
+  const applied: string[] = [];
+  const dropped: Record<string, Set<string>> = {};
+  const file = join(stateDir, 'accounting.jsonl');
+  for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
+    if (!line.trim()) continue;
+    let l: { kind: string; update?: number; applied?: string[]; reason?: string; dropped?: string[] };
+    try {
+      l = JSON.parse(line);
+    } catch {
+      continue; // a torn last line
+    }
+    if (l.kind === 'update' && l.update! <= upTo) applied.push(...l.applied!);
+    else if (l.kind === 'drop') for (const id of l.dropped!) (dropped[l.reason!] ??= new Set()).add(id);
+  }
+  return { applied, dropped };
+}
+
+function parseDuration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(s.trim());
+  if (!m) throw new RangeError(`--interval ${s}: expected a duration like 30s, 500ms or 1m`);
+  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1_000);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep });
+  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, dir: r.dir })}\n`);
+  const { kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
+  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
+  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && completed ? 0 : 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
