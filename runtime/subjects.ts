@@ -30,6 +30,8 @@ export const SUBJECTS = {
   sandboxStep: 'spade.sandbox.step',
   /** The step subject one sandbox host answers on directly (episode affinity): `spade.sandbox.step.host.<hostId>`. */
   sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
+  /** Core (not stored) push of published weights' bytes, the fast lane beside the object store (weight-sync/live.ts). */
+  weightsLive: 'spade.weights.live',
   /** The raw-client baseline of `npm run bench:runtime`. */
   benchRawJob: 'spade.bench.job',
   benchRawResult: 'spade.bench.result',
