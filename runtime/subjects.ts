@@ -32,6 +32,8 @@ export const SUBJECTS = {
   sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
   /** Core (not stored) push of published weights' bytes, the fast lane beside the object store (weight-sync/live.ts). */
   weightsLive: 'spade.weights.live',
+  /** Core (not stored) contributions of the learner group's rounds (actors/learner/group-reduce.ts). */
+  learnerReduce: 'spade.learner.reduce',
   /** The raw-client baseline of `npm run bench:runtime`. */
   benchRawJob: 'spade.bench.job',
   benchRawResult: 'spade.bench.result',
@@ -74,6 +76,10 @@ export const BUCKETS = {
   envMemory: 'spade_env_memory',
   /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
   run: 'spade_run',
+  /** Learner-group heartbeats (key: host id → the last round it applied); entries expire after host.memberTtlMs. */
+  learners: 'spade_learners',
+  /** Learner-group round commits (key: roundKey(round, part) → the members whose contributions the round sums). */
+  learnerRounds: 'spade_learner_rounds',
 } as const;
 
 /** Keys in BUCKETS.policy. */
@@ -88,6 +94,9 @@ export const POLICY_KEYS = {
 
 /** Keys in BUCKETS.run (the coordinator's bookkeeping). */
 export const RUN_KEYS = { nextIteration: 'next_iteration', runId: 'run_id', baseVersion: 'base_version' } as const;
+
+/** The key of one part of one learner-group round in BUCKETS.learnerRounds. */
+export const learnerRoundKey = (round: number, part: string): string => `r${round}.${part}`;
 
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
 

@@ -115,5 +115,7 @@ export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Prom
   await conn.kvm.create(BUCKETS.policy, { history: 16, replicas, storage });
   await conn.kvm.create(BUCKETS.envMemory, { history: 4, replicas, storage });
   await conn.kvm.create(BUCKETS.run, { history: 4, replicas, storage });
+  await conn.kvm.create(BUCKETS.learners, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
+  await conn.kvm.create(BUCKETS.learnerRounds, { history: 1, replicas, storage });
   await conn.objm.create(OBJECT_STORES.weights, { replicas, storage });
 }

@@ -1,0 +1,201 @@
+// The learner group's all-reduce over the bus. Each round has parts (the round's metadata, then one gradient per
+// epoch); for each part every member pushes its contribution as chunks on a core subject, and every member sums the
+// same contributions in the same order (sorted host ids), so all end with the same bits. Which contributions a part
+// sums is decided once, by whoever first creates the part's key in BUCKETS.learnerRounds (compare-and-create): when
+// every expected member's contribution is in, or after `roundTimeoutMs` without the missing ones (their members are
+// dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
+import { headers as natsHeaders, type Msg, type Subscription } from '@nats-io/nats-core';
+import type { KV } from '@nats-io/kv';
+import type { Connection } from '../../runtime/connection.js';
+import { BUCKETS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
+
+export interface GroupReduceOptions {
+  hostId: string;
+  /** How long a part waits for a missing contribution before its member is dropped from the round. */
+  roundTimeoutMs?: number;
+  /** Heartbeat period in BUCKETS.learners (its TTL, host.memberTtlMs, drops a member that stops beating). */
+  heartbeatMs?: number;
+  /** Largest chunk pushed (capped below the server's max_payload). */
+  chunkBytes?: number;
+}
+
+export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, chunkBytes: 4 * 1024 * 1024 } as const;
+
+const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
+
+interface Assembly {
+  bytes: Uint8Array;
+  received: number;
+}
+
+/** The contributions one committed part sums, in sorted host order. */
+export interface PartResult {
+  members: string[];
+  contributions: Uint8Array[];
+  /** From this member's push to the commit (waiting for the others included). */
+  ms: number;
+}
+
+export class GroupReduce {
+  readonly options: Required<GroupReduceOptions>;
+  /** Contributions by `round/part` then host. Rounds older than the last two are forgotten. */
+  private readonly parts = new Map<string, Map<string, Assembly>>();
+  private readonly waiters = new Set<() => void>();
+  private readonly roundListeners = new Set<(round: number) => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private applied = 0;
+  private newest = 0;
+  bytesSent = 0;
+
+  private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: Subscription, options: GroupReduceOptions) {
+    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
+  }
+
+  /** Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds. */
+  static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
+    const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
+    let self: GroupReduce | null = null;
+    const sub = conn.nc.subscribe(SUBJECTS.learnerReduce, { callback: (err, m) => (err ? undefined : self?.chunk(m)) });
+    self = new GroupReduce(conn, members, rounds, sub, options);
+    self.applied = round;
+    await self.beat();
+    self.timer = setInterval(() => void self!.beat().catch(() => undefined), self.options.heartbeatMs);
+    self.timer.unref();
+    return self;
+  }
+
+  /** Calls `fn(round)` when a contribution to a round past the last applied one is first seen (an idle member joins). */
+  onRound(fn: (round: number) => void): () => void {
+    this.roundListeners.add(fn);
+    return () => this.roundListeners.delete(fn);
+  }
+
+  /** The newest round any contribution was seen for. */
+  get newestRound(): number {
+    return this.newest;
+  }
+
+  /** Records that this member applied `round` (its heartbeat says so; it is expected from the next one on). */
+  async appliedRound(round: number): Promise<void> {
+    this.applied = round;
+    await this.beat();
+  }
+
+  /** Live members that have applied at least round - 1, i.e. can take part in `round`. */
+  async liveMembers(round: number): Promise<string[]> {
+    const out: string[] = [];
+    for await (const key of await this.members.keys()) {
+      const e = await this.members.get(key);
+      if (e?.operation !== 'PUT' || e.value.length === 0) continue;
+      const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: number };
+      if (v.round >= round - 1) out.push(key);
+    }
+    return out.sort();
+  }
+
+  /**
+   * Pushes this member's contribution to a part and returns the committed contributions. `expected`: who must be
+   * heard before committing without waiting out the timeout (default: the live members able to take part).
+   */
+  async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
+    const t0 = performance.now();
+    this.push(round, part, data);
+    const members = await this.commit(round, part, expected ?? (await this.liveMembers(round)));
+    if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
+    const contributions = await this.gather(round, part, members);
+    return { members, contributions, ms: performance.now() - t0 };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.sub.unsubscribe();
+    for (const w of this.waiters) w();
+    await this.members.delete(this.options.hostId).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.applied, ts: Date.now() })));
+  }
+
+  private push(round: number, part: string, data: Uint8Array): void {
+    const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
+    const total = data.length;
+    for (let at = 0; at === 0 || at < total; at += max) {
+      const h = natsHeaders();
+      for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
+      const chunk = data.subarray(at, Math.min(total, at + max));
+      this.conn.nc.publish(SUBJECTS.learnerReduce, chunk, { headers: h });
+      this.bytesSent += chunk.length;
+    }
+  }
+
+  private chunk(m: Msg): void {
+    const get = (k: string): string => m.headers?.get(k) ?? '';
+    const round = Number(get(H.round)), offset = Number(get(H.offset)), total = Number(get(H.total));
+    const part = get(H.part), host = get(H.host);
+    if (!Number.isSafeInteger(round) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(total) || !part || !host || offset + m.data.length > total) return;
+    if (round < this.applied - 1) return; // a round long done
+    const key = `${round}/${part}`;
+    let byHost = this.parts.get(key);
+    if (byHost === undefined) this.parts.set(key, (byHost = new Map()));
+    let a = byHost.get(host);
+    if (a === undefined || a.bytes.length !== total) byHost.set(host, (a = { bytes: new Uint8Array(total), received: 0 }));
+    a.bytes.set(m.data, offset);
+    a.received += m.data.length;
+    if (round > this.newest) {
+      this.newest = round;
+      for (const [k] of this.parts) if (Number(k.split('/')[0]) < round - 2) this.parts.delete(k);
+      if (round > this.applied) for (const fn of this.roundListeners) fn(round);
+    }
+    if (a.received >= total) for (const w of [...this.waiters]) w();
+  }
+
+  private have(round: number, part: string): string[] {
+    const byHost = this.parts.get(`${round}/${part}`);
+    return byHost ? [...byHost].filter(([, a]) => a.received === a.bytes.length).map(([h]) => h).sort() : [];
+  }
+
+  /** The part's committed member set: ours if we create the key first, else the one already there. */
+  private async commit(round: number, part: string, expected: string[]): Promise<string[]> {
+    const key = learnerRoundKey(round, part);
+    const deadline = Date.now() + this.options.roundTimeoutMs;
+    for (;;) {
+      const e = await this.rounds.get(key);
+      if (e?.operation === 'PUT') return (JSON.parse(new TextDecoder().decode(e.value)) as { members: string[] }).members;
+      const have = this.have(round, part);
+      if (expected.every((h) => have.includes(h)) || Date.now() >= deadline) {
+        try {
+          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ members: have, ts: Date.now() })));
+          return have;
+        } catch {
+          continue; // somebody committed first: read theirs
+        }
+      }
+      await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
+      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round)).filter((h) => expected.includes(h));
+    }
+  }
+
+  /** The committed members' contributions, waiting for any still arriving; one that never arrives is fatal here. */
+  private async gather(round: number, part: string, members: string[]): Promise<Uint8Array[]> {
+    const deadline = Date.now() + this.options.roundTimeoutMs;
+    for (;;) {
+      const have = this.have(round, part);
+      if (members.every((h) => have.includes(h))) {
+        const byHost = this.parts.get(`${round}/${part}`)!;
+        return members.map((h) => byHost.get(h)!.bytes);
+      }
+      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.includes(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
+      await this.nextChunk(Math.min(100, deadline - Date.now()));
+    }
+  }
+
+  private nextChunk(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => (clearTimeout(t), this.waiters.delete(done), resolve());
+      const t = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+}
