@@ -34,6 +34,8 @@ export const SUBJECTS = {
   weightsLive: 'spade.weights.live',
   /** Core (not stored) contributions of the learner group's rounds (actors/learner/group-reduce.ts). */
   learnerReduce: 'spade.learner.reduce',
+  /** Core announcements of the labeled batches each learner-group member received (iteration-aligned rounds). */
+  learnerBatches: 'spade.learner.batches',
   /** The raw-client baseline of `npm run bench:runtime`. */
   benchRawJob: 'spade.bench.job',
   benchRawResult: 'spade.bench.result',
@@ -100,8 +102,8 @@ export const learnerRoundKey = (round: number, part: string): string => `r${roun
 
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
 
-/** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`. */
-export const OBJECT_NAMES = { weightsPrefix: 'policy/v' } as const;
+/** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`, and the learner group's `group/opt-v<version>`. */
+export const OBJECT_NAMES = { weightsPrefix: 'policy/v', groupStatePrefix: 'group/opt-v' } as const;
 
 export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;
 

@@ -43,8 +43,13 @@ export class GroupReduce {
   private readonly parts = new Map<string, Map<string, Assembly>>();
   private readonly waiters = new Set<() => void>();
   private readonly roundListeners = new Set<(round: number) => void>();
+  private readonly batchListeners = new Set<(iteration: number, batchId: string) => void>();
+  private batchSub: Subscription | null = null;
+  private left = false;
   private timer: NodeJS.Timeout | undefined;
   private applied = 0;
+  /** The members of the last round this member applied: expected in the next one while they beat. */
+  private lastMembers: string[] = [];
   private newest = 0;
   bytesSent = 0;
 
@@ -52,7 +57,10 @@ export class GroupReduce {
     this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
   }
 
-  /** Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds. */
+  /**
+   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (a member still loading
+   * its state passes -2: it beats, but no round expects it until appliedRound() says where it is).
+   */
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
     const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
     let self: GroupReduce | null = null;
@@ -76,20 +84,54 @@ export class GroupReduce {
     return this.newest;
   }
 
-  /** Records that this member applied `round` (its heartbeat says so; it is expected from the next one on). */
-  async appliedRound(round: number): Promise<void> {
+  /** Tells the other members about a labeled batch this one received (they count it toward its iteration). */
+  announceBatch(iteration: number, batchId: string): void {
+    const h = natsHeaders();
+    h.set(H.host, this.options.hostId);
+    this.conn.nc.publish(SUBJECTS.learnerBatches, new TextEncoder().encode(JSON.stringify({ iteration, batchId })), { headers: h });
+  }
+
+  /** Calls `fn` for every labeled batch another member announces. */
+  onBatch(fn: (iteration: number, batchId: string) => void): () => void {
+    this.batchSub ??= this.conn.nc.subscribe(SUBJECTS.learnerBatches, {
+      callback: (err, m) => {
+        if (err || m.headers?.get(H.host) === this.options.hostId) return;
+        try {
+          const b = JSON.parse(new TextDecoder().decode(m.data)) as { iteration: unknown; batchId: unknown };
+          if (Number.isSafeInteger(b.iteration) && typeof b.batchId === 'string') for (const f of this.batchListeners) f(b.iteration as number, b.batchId);
+        } catch {
+          // not an announcement: ignored
+        }
+      },
+    });
+    this.batchListeners.add(fn);
+    return () => this.batchListeners.delete(fn);
+  }
+
+  /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
+  async leave(): Promise<void> {
+    this.left = true;
+    await this.beat().catch(() => undefined);
+  }
+
+  /**
+   * Records that this member applied `round` with `members` (its heartbeat says so; it is expected from the next round
+   * on), so the next round also waits for those members still beating, however late their own heartbeat catches up.
+   */
+  async appliedRound(round: number, members: string[] = []): Promise<void> {
     this.applied = round;
+    this.lastMembers = members;
     await this.beat();
   }
 
-  /** Live members that have applied at least round - 1, i.e. can take part in `round`. */
+  /** Live members able to take part in `round`: those that applied round - 1, and the last round's members still beating. */
   async liveMembers(round: number): Promise<string[]> {
     const out: string[] = [];
     for await (const key of await this.members.keys()) {
       const e = await this.members.get(key);
       if (e?.operation !== 'PUT' || e.value.length === 0) continue;
       const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: number };
-      if (v.round >= round - 1) out.push(key);
+      if (v.round >= round - 1 || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
     }
     return out.sort();
   }
@@ -110,12 +152,13 @@ export class GroupReduce {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.sub.unsubscribe();
+    this.batchSub?.unsubscribe();
     for (const w of this.waiters) w();
     await this.members.delete(this.options.hostId).catch(() => undefined);
   }
 
   private async beat(): Promise<void> {
-    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.applied, ts: Date.now() })));
+    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? -2 : this.applied, ts: Date.now() })));
   }
 
   private push(round: number, part: string, data: Uint8Array): void {

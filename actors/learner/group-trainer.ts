@@ -125,7 +125,7 @@ export class GroupTrainer implements TrainerHandle {
     }
     this.round_ = r;
     this.hash = weightsHash(this.trainer.weights);
-    await this.group.appliedRound(r);
+    await this.group.appliedRound(r, members);
     const applied = meta.members.flatMap((h, i) => (members.includes(h) ? metas[i]!.ids : []));
     return {
       ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
