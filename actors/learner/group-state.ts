@@ -7,8 +7,7 @@ import type { AdamWState, ShapeTable } from '../../model/index.js';
 import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from '../../model/index.js';
 import type { Connection } from '../../runtime/connection.js';
 import { OBJECT_NAMES } from '../../runtime/subjects.js';
-import { configHash, decodeWeightPayload, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../weight-sync/index.js';
-import { downloadRecord } from '../../weight-sync/store.js';
+import { configHash, decodeWeightPayload, downloadRecord, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../weight-sync/index.js';
 import { LearnerStateError } from './errors.js';
 
 export interface GroupState {

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { POLICY_KEY, WeightPublisher, WeightWatcher, configHash, encodeWeightPayload, isWeightIntegrityError, openWeightStores } from '../../weight-sync/index.js';
-import { pushLive } from '../../weight-sync/live.js';
+import { pushLive } from '../../weight-sync/index.js';
 import type { Weights } from '../../model/session.js';
 import { PolicyVersion } from '../../runtime/message-types.js';
 import { encode } from '../../runtime/messages.js';
