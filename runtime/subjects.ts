@@ -32,7 +32,7 @@ export const SUBJECTS = {
   sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
   /** Core (not stored) push of published weights' bytes, the fast lane beside the object store (weight-sync/live.ts). */
   weightsLive: 'spade.weights.live',
-  /** Core (not stored) contributions of the learner group's rounds (actors/learner/group-reduce.ts). */
+  /** Contributions of the learner group's rounds (actors/learner/group-reduce.ts; stream STREAMS.learnerReduce). */
   learnerReduce: 'spade.learner.reduce',
   /** Core announcements of the labeled batches each learner-group member received (iteration-aligned rounds). */
   learnerBatches: 'spade.learner.batches',
@@ -64,6 +64,8 @@ export const STREAMS = {
   trajectories: 'SPADE_TRAJECTORIES',
   metrics: 'SPADE_METRICS',
   deadLetters: 'SPADE_DLQ',
+  /** The learner group's round contributions: in memory, kept 30 s (runtime/topology.ts, kind 'transient'). */
+  learnerReduce: 'SPADE_LEARNER_REDUCE',
   /** Only created by `npm run bench:runtime`. */
   benchRawJobs: 'SPADE_BENCH_RAW_JOBS',
   benchRawResults: 'SPADE_BENCH_RAW_RESULTS',

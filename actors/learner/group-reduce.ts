@@ -1,26 +1,28 @@
 // The learner group's all-reduce over the bus. Each round has parts (the round's metadata, then one gradient per
-// epoch); for each part every member pushes its contribution as chunks on a core subject, and every member sums the
+// epoch); for each part every member pushes its contribution as chunks into a transient stream, and every member sums the
 // same contributions in the same order (sorted host ids), so all end with the same bits. Which contributions a part
 // sums is decided once, by whoever first creates the part's key in BUCKETS.learnerRounds (compare-and-create): when
 // every expected member's contribution is in, or after `roundTimeoutMs` without the missing ones (their members are
 // dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
-import { headers as natsHeaders, type Msg, type Subscription } from '@nats-io/nats-core';
-import type { KV } from '@nats-io/kv';
+import { headers as natsHeaders, type MsgHdrs, type Subscription } from '@nats-io/nats-core';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import type { KV, KvEntry } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { BUCKETS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
 import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
 
 export interface GroupReduceOptions {
   hostId: string;
   /** How long a part waits for a missing contribution before its member is dropped from the round. */
   roundTimeoutMs?: number;
-  /** Heartbeat period in BUCKETS.learners (its TTL, host.memberTtlMs, drops a member that stops beating). */
+  /** Heartbeat period in BUCKETS.learners; a member not heard from for memberTtlMs (the bucket's TTL) is gone. */
   heartbeatMs?: number;
+  memberTtlMs?: number;
   /** Largest chunk pushed (capped below the server's max_payload). */
   chunkBytes?: number;
 }
 
-export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, chunkBytes: 4 * 1024 * 1024 } as const;
+export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
 
@@ -48,12 +50,14 @@ export class GroupReduce {
   private left = false;
   private timer: NodeJS.Timeout | undefined;
   private applied = 0;
+  private readonly beats = new Map<string, { round: number; seen: number }>();
+  private watcher: { stop(): void } | null = null;
   /** The members of the last round this member applied: expected in the next one while they beat. */
   private lastMembers: string[] = [];
   private newest = 0;
   bytesSent = 0;
 
-  private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: Subscription, options: GroupReduceOptions) {
+  private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
     this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
   }
 
@@ -63,12 +67,24 @@ export class GroupReduce {
    */
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
     const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
-    let self: GroupReduce | null = null;
-    const sub = conn.nc.subscribe(SUBJECTS.learnerReduce, { callback: (err, m) => (err ? undefined : self?.chunk(m)) });
-    self = new GroupReduce(conn, members, rounds, sub, options);
+    // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
+    // consumer instead of being cut off by the server as a slow consumer, which loses chunks.
+    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { filter_subjects: SUBJECTS.learnerReduce, deliver_policy: DeliverPolicy.New });
+    const msgs = await oc.consume({ max_bytes: 4 * (options.chunkBytes ?? DEFAULT_GROUP_REDUCE_OPTIONS.chunkBytes) });
+    const self: GroupReduce = new GroupReduce(conn, members, rounds, msgs, options);
+    void (async () => {
+      try {
+        for await (const m of msgs) self.chunk(m);
+      } catch {
+        // ends with close() or the connection
+      }
+    })();
     self.applied = round;
+    const iter = await members.watch();
+    self.watcher = iter;
+    void self.follow(iter);
     await self.beat();
-    self.timer = setInterval(() => void self!.beat().catch(() => undefined), self.options.heartbeatMs);
+    self.timer = setInterval(() => void self.beat().catch(() => undefined), self.options.heartbeatMs);
     self.timer.unref();
     return self;
   }
@@ -127,13 +143,33 @@ export class GroupReduce {
   /** Live members able to take part in `round`: those that applied round - 1, and the last round's members still beating. */
   async liveMembers(round: number): Promise<string[]> {
     const out: string[] = [];
-    for await (const key of await this.members.keys()) {
-      const e = await this.members.get(key);
-      if (e?.operation !== 'PUT' || e.value.length === 0) continue;
-      const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: number };
+    const now = Date.now();
+    for (const [key, v] of this.beats) {
+      // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
+      if (now - v.seen > this.options.memberTtlMs) continue;
       if (v.round >= round - 1 || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
     }
     return out.sort();
+  }
+
+  /** Follows the heartbeats: one watch, instead of listing the bucket on every poll. */
+  private async follow(iter: AsyncIterable<KvEntry>): Promise<void> {
+    try {
+      for await (const e of iter) {
+        if (e.operation !== 'PUT' || e.value.length === 0) {
+          this.beats.delete(e.key);
+          continue;
+        }
+        try {
+          const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: unknown };
+          if (Number.isSafeInteger(v.round)) this.beats.set(e.key, { round: v.round as number, seen: Date.now() });
+        } catch {
+          // not a heartbeat: ignored
+        }
+      }
+    } catch {
+      // the watch ends with the connection
+    }
   }
 
   /**
@@ -142,7 +178,7 @@ export class GroupReduce {
    */
   async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
     const t0 = performance.now();
-    this.push(round, part, data);
+    await this.push(round, part, data);
     const members = await this.commit(round, part, expected ?? (await this.liveMembers(round)));
     if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
     const contributions = await this.gather(round, part, members);
@@ -151,7 +187,8 @@ export class GroupReduce {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    this.sub.unsubscribe();
+    this.watcher?.stop();
+    this.sub.stop();
     this.batchSub?.unsubscribe();
     for (const w of this.waiters) w();
     await this.members.delete(this.options.hostId).catch(() => undefined);
@@ -161,19 +198,21 @@ export class GroupReduce {
     await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? -2 : this.applied, ts: Date.now() })));
   }
 
-  private push(round: number, part: string, data: Uint8Array): void {
+  private async push(round: number, part: string, data: Uint8Array): Promise<void> {
     const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
     const total = data.length;
+    const acks: Promise<unknown>[] = [];
     for (let at = 0; at === 0 || at < total; at += max) {
       const h = natsHeaders();
       for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
       const chunk = data.subarray(at, Math.min(total, at + max));
-      this.conn.nc.publish(SUBJECTS.learnerReduce, chunk, { headers: h });
+      acks.push(this.conn.js.publish(SUBJECTS.learnerReduce, chunk, { headers: h, timeout: this.options.roundTimeoutMs }));
       this.bytesSent += chunk.length;
     }
+    await Promise.all(acks);
   }
 
-  private chunk(m: Msg): void {
+  private chunk(m: { headers?: MsgHdrs; data: Uint8Array }): void {
     const get = (k: string): string => m.headers?.get(k) ?? '';
     const round = Number(get(H.round)), offset = Number(get(H.offset)), total = Number(get(H.total));
     const part = get(H.part), host = get(H.host);
@@ -204,7 +243,7 @@ export class GroupReduce {
     const key = learnerRoundKey(round, part);
     const deadline = Date.now() + this.options.roundTimeoutMs;
     for (;;) {
-      const e = await this.rounds.get(key);
+      const e = await this.rounds.get(key).catch(() => null); // a busy server answering late: ask again
       if (e?.operation === 'PUT') return (JSON.parse(new TextDecoder().decode(e.value)) as { members: string[] }).members;
       const have = this.have(round, part);
       if (expected.every((h) => have.includes(h)) || Date.now() >= deadline) {

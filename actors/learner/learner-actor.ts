@@ -126,7 +126,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       };
       if (inGroup) {
         // Every learner host trains: no lock, each pulls its share; the rounds keep the weights the same everywhere.
-        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs }, -2);
+        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs }, -2);
         current = create();
         await current;
         pulling = await env.pull(input);
