@@ -70,7 +70,7 @@ export class GroupReduce {
     // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
     // consumer instead of being cut off by the server as a slow consumer, which loses chunks.
     const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { filter_subjects: SUBJECTS.learnerReduce, deliver_policy: DeliverPolicy.New });
-    const msgs = await oc.consume({ max_bytes: 4 * (options.chunkBytes ?? DEFAULT_GROUP_REDUCE_OPTIONS.chunkBytes) });
+    const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
     const self: GroupReduce = new GroupReduce(conn, members, rounds, msgs, options);
     void (async () => {
       try {
