@@ -20,6 +20,7 @@ import { ensureTopology } from '../runtime/topology.js';
 
 const BATCHES = Number(process.env.BENCH_LEARNERS_BATCHES ?? 48);
 const ROUNDS = Number(process.env.BENCH_LEARNERS_ROUNDS ?? 8);
+const SKIP_REDUCE = process.env.BENCH_LEARNERS_SKIP_REDUCE === '1';
 const THREADS = process.env.BENCH_LEARNERS_THREADS ?? '1';
 const MODEL = { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 };
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
@@ -73,7 +74,7 @@ function trajectories(n: number): Array<{ id: string; trajs: Labeled[] }> {
 interface Host { child: ChildProcess; lines: Line[]; started: Promise<void>; exited: Promise<void> }
 
 function host(url: string, stateDir: string, id: string, mode: 'group' | 'single', onLine: () => void): Host {
-  const child = spawn(process.execPath, [repoPath('dist/scripts/bench-learners-host.js'), url, stateDir, id, mode, THREADS], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [repoPath('dist/scripts/bench-learners-host.js'), url, stateDir, id, mode, THREADS], { stdio: ['ignore', 'pipe', process.env.BENCH_LEARNERS_LOGS ? 'inherit' : 'ignore'] });
   const lines: Line[] = [];
   let buf = '', ready!: () => void;
   const started = new Promise<void>((r) => (ready = r));
@@ -116,8 +117,9 @@ async function main(): Promise<void> {
   const batches = trajectories(BATCHES);
   const total = BATCHES * 4;
   try {
-    const r2 = await reduceOnLoopback(dir, 2, params);
-    const r4 = await reduceOnLoopback(dir, 4, params);
+    const none = { p50: NaN, p99: NaN, bytes: params * 4 };
+    const r2 = SKIP_REDUCE ? none : await reduceOnLoopback(dir, 2, params);
+    const r4 = SKIP_REDUCE ? none : await reduceOnLoopback(dir, 4, params);
 
     // One learner (the lock, as before groups).
     const one = await server(dir, 'one');
@@ -131,8 +133,10 @@ async function main(): Promise<void> {
     await one.server.stop();
 
     // Two learner hosts in a group; b is SIGKILLed after its third round and restarted.
+    // Two thirds of the batches first, the rest once b has restarted (so it has rounds to take part in).
     const two = await server(dir, 'two');
-    await publishAll(two.conn, batches);
+    const cut = Math.ceil((batches.length * 2) / 3);
+    await publishAll(two.conn, batches.slice(0, cut));
     const [sa, sb] = [join(dir, 'a-state'), join(dir, 'b-state')];
     const a = host(two.url, sa, 'learner-a', 'group', () => undefined);
     let b = host(two.url, sb, 'learner-b', 'group', () => undefined);
@@ -145,6 +149,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2_000));
     b = host(two.url, sb, 'learner-b', 'group', () => undefined);
     await b.started;
+    await publishAll(two.conn, batches.slice(cut));
     await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group');
     await waitFor(() => b.lines.length > 0, 'a round of the restarted b', 60_000);
     a.child.kill('SIGTERM');
