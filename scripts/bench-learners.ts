@@ -169,7 +169,8 @@ async function main(): Promise<void> {
     const figures = {
       learners: 2, updatesPerLearner: [a.lines.length, bAll.length], weightsAgree, exactlyOnce,
       survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt + 1,
-      bytesPerUpdate: Math.round(pct(a.lines.map((l) => l.bytesSent ?? 0), 50)),
+      // What a member with data pushes in a round (one with nothing to train pushes only its metadata).
+      bytesPerUpdate: Math.round(pct([...a.lines, ...bAll].map((l) => l.bytesSent ?? 0).filter((n) => n > 1e5), 50)),
       reduceMsP50: r2.p50, reduceMsP99: r2.p99, reduce4MsP50: r4.p50, reduce4MsP99: r4.p99,
       trajectoriesPerSec: { one: rate(single.lines, total), two: rate(a.lines, total) },
       computeMsP50: pct(full.map((l) => l.computeMs), 50), commMsP50: pct(full.map((l) => l.commMs ?? 0), 50),
