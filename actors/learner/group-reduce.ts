@@ -124,6 +124,19 @@ export class GroupReduce {
     return () => this.batchListeners.delete(fn);
   }
 
+  /** Records the trajectory ids round `round` applied (the round's first member does), for members that join later. */
+  async recordIds(round: number, ids: string[]): Promise<void> {
+    await this.rounds.put(learnerRoundKey(round, 'ids'), new TextEncoder().encode(JSON.stringify(ids)));
+  }
+
+  /** The trajectory ids round `round` applied, or null when they were not recorded (its first member died first). */
+  async roundIds(round: number): Promise<string[] | null> {
+    const e = await this.rounds.get(learnerRoundKey(round, 'ids'));
+    if (e?.operation !== 'PUT') return null;
+    const ids = JSON.parse(new TextDecoder().decode(e.value)) as unknown;
+    return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
+  }
+
   /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
   async leave(): Promise<void> {
     this.left = true;

@@ -125,8 +125,9 @@ export class GroupTrainer implements TrainerHandle {
     }
     this.round_ = r;
     this.hash = weightsHash(this.trainer.weights);
-    await this.group.appliedRound(r, members);
     const applied = meta.members.flatMap((h, i) => (members.includes(h) ? metas[i]!.ids : []));
+    if (members[0] === this.group.options.hostId) await this.group.recordIds(r, applied);
+    await this.group.appliedRound(r, members);
     return {
       ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
       group: { round: r, members, ids: applied, computeMs, commMs, bytesSent: this.group.bytesSent - sent0, hash: this.hash },

@@ -97,11 +97,17 @@ export class Learner extends EventEmitter {
     if (deps.group && o.publishEvery !== 1) throw new GroupStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
     // A group member trains on the main thread: its gradients go out over the bus between backward and step.
     const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
+    const missed: Array<[number, string[]]> = [];
     if (deps.group) {
       const local = m.trainer as LocalTrainer;
       const g = await loadGroupState(deps.conn, m.config, parameterShapes(m.config));
       if (g !== null && g.round > m.state.updates) {
-        // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state.
+        // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state,
+        // and the ids of the rounds missed, so that their redeliveries are recognised here too.
+        for (let r = m.state.updates + 1; r <= g.round; r++) {
+          const ids = await deps.group.roundIds(r);
+          if (ids) missed.push([r, ids]);
+        }
         for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
         local.trainer.optimizer.loadState(g.optimizer);
         m.state = { ...m.state, version: g.version, updates: g.round };
@@ -113,6 +119,14 @@ export class Learner extends EventEmitter {
     let accounting: AccountingLog | null = null;
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
+      if (missed.length > 0) {
+        for (const [r, ids] of missed) {
+          const fresh = ids.filter((id) => !accounting!.seen(id)); // a round this host applied before it stopped is logged already
+          if (fresh.length > 0) await accounting.applied(r, m.state.version, fresh);
+        }
+        await accounting.sync();
+        accounting.checkpointed(); // final: the group's published state holds them
+      }
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
       // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
       // updates as the weights), the drops from the log (final as soon as written, so also those since the last
