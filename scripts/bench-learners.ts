@@ -78,6 +78,7 @@ function host(url: string, stateDir: string, id: string, mode: 'group' | 'single
   const lines: Line[] = [];
   let buf = '', ready!: () => void;
   const started = new Promise<void>((r) => (ready = r));
+  child.once('exit', (code, sig) => void (lines.length === 0 && process.stderr.write(`bench:learners: host ${id} exited (${code ?? sig}) before it trained\n`)));
   child.stdout!.on('data', (d: Buffer) => {
     const parts = (buf + d.toString()).split('\n');
     buf = parts.pop()!;

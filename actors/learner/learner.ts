@@ -100,7 +100,17 @@ export class Learner extends EventEmitter {
     const missed: Array<[number, string[]]> = [];
     if (deps.group) {
       const local = m.trainer as LocalTrainer;
-      const g = await loadGroupState(deps.conn, m.config, parameterShapes(m.config));
+      // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
+      let g: Awaited<ReturnType<typeof loadGroupState>> = null;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          g = await loadGroupState(deps.conn, m.config, parameterShapes(m.config));
+          break;
+        } catch (err) {
+          if (!isWeightTransportError(err) || attempt >= 5) throw err;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
+      }
       if (g !== null && g.round > m.state.updates) {
         // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state,
         // and the ids of the rounds missed, so that their redeliveries are recognised here too.
