@@ -30,6 +30,12 @@ export const SUBJECTS = {
   sandboxStep: 'spade.sandbox.step',
   /** The step subject one sandbox host answers on directly (episode affinity): `spade.sandbox.step.host.<hostId>`. */
   sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
+  /** Core (not stored) push of published weights' bytes, the fast lane beside the object store (weight-sync/live.ts). */
+  weightsLive: 'spade.weights.live',
+  /** Contributions of the learner group's rounds (actors/learner/group-reduce.ts; stream STREAMS.learnerReduce). */
+  learnerReduce: 'spade.learner.reduce',
+  /** Core announcements of the labeled batches each learner-group member received (iteration-aligned rounds). */
+  learnerBatches: 'spade.learner.batches',
   /** The raw-client baseline of `npm run bench:runtime`. */
   benchRawJob: 'spade.bench.job',
   benchRawResult: 'spade.bench.result',
@@ -58,6 +64,8 @@ export const STREAMS = {
   trajectories: 'SPADE_TRAJECTORIES',
   metrics: 'SPADE_METRICS',
   deadLetters: 'SPADE_DLQ',
+  /** The learner group's round contributions: in memory, kept 30 s (runtime/topology.ts, kind 'transient'). */
+  learnerReduce: 'SPADE_LEARNER_REDUCE',
   /** Only created by `npm run bench:runtime`. */
   benchRawJobs: 'SPADE_BENCH_RAW_JOBS',
   benchRawResults: 'SPADE_BENCH_RAW_RESULTS',
@@ -72,6 +80,10 @@ export const BUCKETS = {
   envMemory: 'spade_env_memory',
   /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
   run: 'spade_run',
+  /** Learner-group heartbeats (key: host id → the last round it applied); entries expire after host.memberTtlMs. */
+  learners: 'spade_learners',
+  /** Learner-group round commits (key: roundKey(round, part) → the members whose contributions the round sums). */
+  learnerRounds: 'spade_learner_rounds',
 } as const;
 
 /** Keys in BUCKETS.policy. */
@@ -87,10 +99,13 @@ export const POLICY_KEYS = {
 /** Keys in BUCKETS.run (the coordinator's bookkeeping). */
 export const RUN_KEYS = { nextIteration: 'next_iteration', runId: 'run_id', baseVersion: 'base_version' } as const;
 
+/** The key of one part of one learner-group round in BUCKETS.learnerRounds. */
+export const learnerRoundKey = (round: number, part: string): string => `r${round}.${part}`;
+
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
 
-/** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`. */
-export const OBJECT_NAMES = { weightsPrefix: 'policy/v' } as const;
+/** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`, and the learner group's `group/opt-v<version>`. */
+export const OBJECT_NAMES = { weightsPrefix: 'policy/v', groupStatePrefix: 'group/opt-v' } as const;
 
 export const QUEUE_GROUPS = { sandbox: 'spade-sandbox' } as const;
 

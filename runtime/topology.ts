@@ -12,8 +12,12 @@ const NANOS = 1_000_000;
 export interface StreamDecl {
   name: string;
   subjects: string[];
-  kind: 'workqueue' | 'events';
+  /** transient: in memory on one replica, kept `TRANSIENT_MAX_AGE_MS` and at most `TRANSIENT_MAX_BYTES` (the learner group's round contributions). */
+  kind: 'workqueue' | 'events' | 'transient';
 }
+
+export const TRANSIENT_MAX_AGE_MS = 30_000;
+export const TRANSIENT_MAX_BYTES = 2 * 1024 ** 3;
 
 export interface ConsumerDecl {
   stream: string;
@@ -30,6 +34,7 @@ export const STREAM_DECLS: StreamDecl[] = [
   { name: STREAMS.trajectories, subjects: [SUBJECT_WILDCARDS.traj], kind: 'events' },
   { name: STREAMS.metrics, subjects: [SUBJECT_WILDCARDS.metrics], kind: 'events' },
   { name: STREAMS.deadLetters, subjects: [SUBJECT_WILDCARDS.deadLetter], kind: 'events' },
+  { name: STREAMS.learnerReduce, subjects: [SUBJECTS.learnerReduce], kind: 'transient' },
 ];
 
 /** Durable pull consumers, one per (role, input). All replicas of a role share one. */
@@ -59,6 +64,9 @@ export function streamConfig(decl: StreamDecl, cfg: ClusterConfig): Partial<Stre
     discard: DiscardPolicy.Old,
   };
   if (decl.kind === 'workqueue') return { ...base, retention: RetentionPolicy.Workqueue };
+  if (decl.kind === 'transient') {
+    return { ...base, storage: StorageType.Memory, num_replicas: 1, retention: RetentionPolicy.Limits, max_age: TRANSIENT_MAX_AGE_MS * NANOS, duplicate_window: TRANSIENT_MAX_AGE_MS * NANOS, max_bytes: TRANSIENT_MAX_BYTES };
+  }
   return { ...base, retention: RetentionPolicy.Limits, max_age: Math.round(cfg.topology.maxAgeHours * 3600 * 1000) * NANOS };
 }
 
@@ -115,5 +123,7 @@ export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Prom
   await conn.kvm.create(BUCKETS.policy, { history: 16, replicas, storage });
   await conn.kvm.create(BUCKETS.envMemory, { history: 4, replicas, storage });
   await conn.kvm.create(BUCKETS.run, { history: 4, replicas, storage });
+  await conn.kvm.create(BUCKETS.learners, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
+  await conn.kvm.create(BUCKETS.learnerRounds, { history: 1, replicas, storage });
   await conn.objm.create(OBJECT_STORES.weights, { replicas, storage });
 }

@@ -85,7 +85,10 @@ export function encodeWeightPayload(weights: Weights, info: PayloadInfo, shapes?
   });
 }
 
-/** Parses and checks a payload; every failure is a WeightContentError or WeightIntegrityError naming what differs. */
+/**
+ * Parses and checks a payload; every failure is a WeightContentError or WeightIntegrityError naming what differs.
+ * F32 tensors decoded as float32 are views of `bytes` (no second copy of the weights): do not write to it afterwards.
+ */
 export function decodeWeightPayload(bytes: Uint8Array, expect: DecodeExpectations): DecodedPayload {
   const where = { version: expect.version, object: expect.object };
   let file: SafetensorsContents;
@@ -108,7 +111,10 @@ export function decodeWeightPayload(bytes: Uint8Array, expect: DecodeExpectation
       if (t === undefined) throw new MissingTensorError(name);
       if (t.dtype !== 'F32' && t.dtype !== 'F64') throw new DtypeMismatchError(name, ['F32', 'F64'], t.dtype);
       if (shape.length !== t.shape.length || shape.some((d, i) => d !== t.shape[i])) throw new ShapeMismatchError(name, shape, t.shape);
-      const values = expect.dtype === 'float64' ? toFloat64(t, name) : toFloat32(t, name);
+      // F32 into float32: a view of the payload, not a copy (the weights keep `bytes` alive; nobody writes to it).
+      const values = expect.dtype === 'float32' && t.dtype === 'F32' && t.bytes.byteOffset % 4 === 0
+        ? new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength / 4)
+        : expect.dtype === 'float64' ? toFloat64(t, name) : toFloat32(t, name);
       assertFinite(values, name); // after conversion: an F64 beyond the F32 range arrives as an infinity
       weights.set(name, values);
     }

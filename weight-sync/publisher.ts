@@ -14,6 +14,7 @@ import {
   type CurrentRecord, type PolicyRecord, type WeightSyncConnection,
 } from './store.js';
 import { StaleVersionError, WeightTransportError } from './errors.js';
+import { handOffLocal, pushLive } from './live.js';
 
 export interface WeightPublisherOptions {
   /** The model config the weights belong to (pass the resolved one, e.g. validateDecoderConfig(c)); watchers compare its hash. */
@@ -27,11 +28,20 @@ export interface WeightPublisherOptions {
   chunkBytes?: number;
   /** Per-request timeout of uploads and KV writes. */
   timeoutMs?: number;
+  /**
+   * Also push the bytes over core NATS while uploading (weight-sync/live.ts), when the connection has `nc` and the
+   * payload is at most `liveMaxBytes`: watchers then skip the download. Off, or above the cap, watchers download.
+   */
+  live?: boolean;
+  liveMaxBytes?: number;
+  /** With `live`, hand the bytes straight to the watchers of this process too (learner and samplers on one host). */
+  liveLocal?: boolean;
   /** Called when pruning old versions fails (the publish itself succeeded). */
   onError?: (err: unknown) => void;
 }
 
-export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, timeoutMs: 30_000 } as const;
+// 64 MiB: the server's default per-connection buffer (max_pending); a bigger push would cut off slow watchers.
+export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, timeoutMs: 30_000, live: true, liveMaxBytes: 64 * 1024 * 1024, liveLocal: true } as const;
 
 type ResolvedPublisherOptions = Required<Omit<WeightPublisherOptions, 'onError'>> & Pick<WeightPublisherOptions, 'onError'>;
 
@@ -42,6 +52,8 @@ export function validateWeightPublisherOptions(o: WeightPublisherOptions): Resol
   if (!Number.isInteger(r.keep) || r.keep < 2) throw new ModelOptionError('keep', 'an integer >= 2', r.keep);
   if (!Number.isInteger(r.chunkBytes) || r.chunkBytes < 1024) throw new ModelOptionError('chunkBytes', 'an integer >= 1024', r.chunkBytes);
   if (!Number.isInteger(r.timeoutMs) || r.timeoutMs < 1) throw new ModelOptionError('timeoutMs', 'a positive integer (ms)', r.timeoutMs);
+  for (const f of ['live', 'liveLocal'] as const) if (typeof r[f] !== 'boolean') throw new ModelOptionError(f, 'true or false', r[f]);
+  if (!Number.isInteger(r.liveMaxBytes) || r.liveMaxBytes < 0) throw new ModelOptionError('liveMaxBytes', 'an integer >= 0 (bytes)', r.liveMaxBytes);
   if (r.onError !== undefined && typeof r.onError !== 'function') throw new ModelOptionError('onError', 'a function', r.onError);
   return r;
 }
@@ -98,6 +110,11 @@ export class WeightPublisher {
     const bytes = encodeWeightPayload(weights, { version, step, configHash: this.configHash }, this.options.shapes);
     const object = `${OBJECT_PREFIX}${version}-${randomBytes(6).toString('hex')}`;
     const record: PolicyRecord = { version, object, step, ts: Date.now(), sha256: sha256Hex(bytes), bytes: bytes.length, configHash: this.configHash };
+    // The push goes out first on the same connection, so watchers hold the bytes by the time the record names them.
+    if (this.options.live && bytes.length <= this.options.liveMaxBytes) {
+      if (this.options.liveLocal) handOffLocal(object, bytes);
+      if (this.conn.nc !== undefined) pushLive(this.conn.nc, object, bytes, this.options.chunkBytes);
+    }
     try {
       await os.putBlob({ name: object, options: { max_chunk_size: this.options.chunkBytes } }, bytes, { timeout: this.options.timeoutMs });
     } catch (err) {

@@ -16,8 +16,8 @@ export const POLICY_KEY = POLICY_KEYS.version;
 export const OBJECT_PREFIX = OBJECT_NAMES.weightsPrefix;
 
 export type PolicyRecord = PolicyVersionBody;
-/** The clients weight sync needs; a runtime Connection is one. */
-export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'>;
+/** The clients weight sync needs; a runtime Connection is one (with `nc`, the live push is used too). */
+export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'> & Partial<Pick<Connection, 'nc'>>;
 
 export interface WeightStores {
   kv: KV;
@@ -130,10 +130,16 @@ export async function downloadRecord(os: ObjectStore, rec: PolicyRecord, timeout
     clearTimeout(timer);
   }
   const bytes = Buffer.concat(parts, size);
-  if (rec.bytes !== undefined && bytes.length !== rec.bytes) throw new WeightIntegrityError(`downloaded ${bytes.length} bytes, record says ${rec.bytes}`, where);
+  checkRecordBytes(bytes, rec, 'downloaded');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** Size and sha256 of bytes (downloaded or pushed) against the KV record; WeightIntegrityError when they differ. */
+export function checkRecordBytes(bytes: Uint8Array, rec: PolicyRecord, how: 'downloaded' | 'pushed'): void {
+  const where = { version: rec.version, object: rec.object };
+  if (rec.bytes !== undefined && bytes.length !== rec.bytes) throw new WeightIntegrityError(`${how} ${bytes.length} bytes, record says ${rec.bytes}`, where);
   if (rec.sha256 !== undefined) {
     const got = sha256Hex(bytes);
-    if (got !== rec.sha256) throw new WeightIntegrityError(`sha256 ${got.slice(0, 16)}… differs from the record's ${rec.sha256.slice(0, 16)}…`, where);
+    if (got !== rec.sha256) throw new WeightIntegrityError(`${how} sha256 ${got.slice(0, 16)}… differs from the record's ${rec.sha256.slice(0, 16)}…`, where);
   }
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }

@@ -10,7 +10,8 @@ import type { ShapeTable } from '../model/index.js';
 import { ModelOptionError } from '../model/index.js';
 import type { Weights } from '../model/index.js';
 import { configHash, decodeWeightPayload, maxPayloadBytes } from './payload.js';
-import { POLICY_KEY, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
+import { LiveReceiver, type LiveStats } from './live.js';
+import { POLICY_KEY, checkRecordBytes, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
 import { WeightContentError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
 
 export interface WeightWatcherOptions {
@@ -33,10 +34,17 @@ export interface WeightWatcherOptions {
   retryDelayMs?: number;
   /** A download that makes no progress for this long is abandoned (and retried). */
   downloadTimeoutMs?: number;
+  /**
+   * Take the bytes the publisher pushes over core NATS (weight-sync/live.ts) when the connection has `nc`, checked
+   * against the record's size and sha256 before the usual payload checks; else, or when they are missing or differ,
+   * download. `liveWaitMs`: how long to wait for a push still arriving when the record is already there.
+   */
+  live?: boolean;
+  liveWaitMs?: number;
 }
 
 export const DEFAULT_WEIGHT_WATCHER_OPTIONS = {
-  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000,
+  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000, live: true, liveWaitMs: 500,
   onError: (err: unknown): void => console.warn(`[weight-watcher] ${err instanceof Error ? err.message : String(err)}`),
 };
 
@@ -51,6 +59,8 @@ export function validateWeightWatcherOptions(o: WeightWatcherOptions): ResolvedW
   if (r.modelConfig !== null && (typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig))) throw new ModelOptionError('modelConfig', 'an object or null', r.modelConfig);
   if (!Number.isInteger(r.fromVersion) || r.fromVersion < -1) throw new ModelOptionError('fromVersion', 'an integer >= -1', r.fromVersion);
   if (!Number.isInteger(r.maxRetries) || r.maxRetries < 0) throw new ModelOptionError('maxRetries', 'an integer >= 0', r.maxRetries);
+  if (typeof r.live !== 'boolean') throw new ModelOptionError('live', 'true or false', r.live);
+  if (!Number.isInteger(r.liveWaitMs) || r.liveWaitMs < 0) throw new ModelOptionError('liveWaitMs', 'an integer >= 0 (ms)', r.liveWaitMs);
   for (const f of ['retryDelayMs', 'downloadTimeoutMs'] as const) if (!Number.isInteger(r[f]) || r[f] < 1) throw new ModelOptionError(f, 'a positive integer (ms)', r[f]);
   return r;
 }
@@ -72,6 +82,7 @@ export class WeightWatcher {
   /** A wanted record that failed for good: not retried until a newer one arrives. */
   private failed: PolicyRecord | null = null;
   private stores: { kv: KV; os: ObjectStore } | null = null;
+  private live: LiveReceiver | null = null;
   private iter: Follow<KvWatchEntry> | null = null;
   private watching: Promise<void> | null = null;
   private applying: Promise<void> | null = null;
@@ -95,15 +106,20 @@ export class WeightWatcher {
 
   /** The last version handed to onWeights (fromVersion before the first). */
   get version(): number { return this.applied; }
+  /** How many versions came by the live push and how many were downloaded (null without the push). */
+  get liveStats(): LiveStats | null { return this.live === null ? null : { ...this.live.stats }; }
   /** The newest version KV announced so far. */
   get latestSeen(): number { return Math.max(this.applied, this.wanted?.version ?? -1); }
 
   async start(): Promise<void> {
     if (this.stores) return;
     const stores = await openWeightStores(this.conn);
+    // Subscribed before the KV watch, so a push for the record the watch delivers first is not missed.
+    if (this.options.live && this.conn.nc !== undefined) this.live = new LiveReceiver(this.conn.nc, this.maxBytes);
     try {
       this.iter = await followKv(stores.kv, POLICY_KEY);
     } catch (err) {
+      this.live?.close();
       throw new WeightTransportError(`cannot watch ${POLICY_KEY}: ${(err as Error).message}`, {}, err);
     }
     this.stores = stores;
@@ -122,6 +138,7 @@ export class WeightWatcher {
     if (this.stopped) return;
     this.stopped = true;
     void this.iter?.close();
+    this.live?.close();
     this.wake?.();
     await Promise.all([this.watching, this.applying]);
     for (const w of this.waiters.splice(0)) w.reject(new WatcherStoppedError(w.version, this.applied));
@@ -188,7 +205,7 @@ export class WeightWatcher {
   }
 
   private async fetch(rec: PolicyRecord): Promise<Weights> {
-    const bytes = await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs, this.maxBytes);
+    const bytes = (await this.pushed(rec)) ?? await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs, this.maxBytes);
     if (this.configHash !== undefined && rec.configHash !== undefined && rec.configHash !== this.configHash) {
       throw new WeightContentError(`record is for model config ${rec.configHash.slice(0, 12)}, this model is ${this.configHash.slice(0, 12)}`, { version: rec.version, object: rec.object });
     }
@@ -196,6 +213,25 @@ export class WeightWatcher {
       shapes: this.options.shapes, dtype: this.options.dtype, version: rec.version, object: rec.object,
       ...(this.configHash === undefined ? {} : { configHash: this.configHash }),
     }).weights;
+  }
+
+  /** The pushed bytes of the record, when they arrived whole and match its size and sha256; else null (download). */
+  private async pushed(rec: PolicyRecord): Promise<Uint8Array | null> {
+    if (this.live === null) return null;
+    const bytes = await this.live.take(rec.object, this.options.liveWaitMs);
+    if (bytes === null || rec.sha256 === undefined || rec.bytes === undefined) {
+      this.live.stats.missed++;
+      return null;
+    }
+    try {
+      checkRecordBytes(bytes, rec, 'pushed');
+    } catch (err) {
+      this.report(err, rec); // somebody pushed other bytes under this name: said, then downloaded
+      this.live.stats.missed++;
+      return null;
+    }
+    this.live.stats.used++;
+    return bytes;
   }
 
   /** A retry delay that a newer record or stop() cuts short. */

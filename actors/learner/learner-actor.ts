@@ -11,6 +11,7 @@ import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
 import { LearnerStateError, isLearnerDivergedError } from './errors.js';
 import { LearnerLock } from './learner-lock.js';
+import { GroupReduce } from './group-reduce.js';
 import type { BatchIn } from './learner-logic.js';
 import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';
@@ -44,6 +45,8 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
   let restarting: Promise<void> | null = null;
   let restartPending = false;
   let pulling: Pulling | null = null;
+  /** This host's membership of the learner group (loop.learner.group), kept across restarts of the learner. */
+  let group: GroupReduce | null = null;
   const ac = new AbortController();
   const events = new EventEmitter();
   return {
@@ -72,7 +75,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
       if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
-      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop } = validateLearnerOptions(o);
+      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop, group: inGroup, groupRoundTimeoutMs } = validateLearnerOptions(o);
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
       let restarts = 0;
@@ -80,7 +83,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
         const l = await Learner.create({
           conn: env.conn, hostId: env.hostId, threads: env.roleConfig.threads, log: hooks.log ?? env.log,
           stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn),
+          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), ...(group ? { group } : {}),
         }, o);
         learner = l;
         restartPending = false;
@@ -121,6 +124,14 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
         await current;
         pulling = await env.pull(input);
       };
+      if (inGroup) {
+        // Every learner host trains: no lock, each pulls its share; the rounds keep the weights the same everywhere.
+        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs }, -2);
+        current = create();
+        await current;
+        pulling = await env.pull(input);
+        return;
+      }
       // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
       const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);
       if ('lock' in first) return launch(first.lock);
@@ -131,9 +142,11 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
     },
     async stop() {
       ac.abort();
+      await (group as GroupReduce | null)?.leave();
       await standby;
       await restarting;
       await (learner as Learner | null)?.stop();
+      await (group as GroupReduce | null)?.close();
       await (lock as LearnerLock | null)?.release();
     },
   };

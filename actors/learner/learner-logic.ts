@@ -44,7 +44,19 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       else flush(s, e.now, o, out);
       return;
     case 'trained':
-      if (s.phase === 'training') trained(s, e.stats, e.now, o, out);
+      if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds);
+      return;
+    case 'round':
+      // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep.
+      if (o.group && s.phase === 'idle' && !s.stopping) {
+        const items = s.buffer.splice(0);
+        if (items.length > 0) take(s, items, e.now, o, out);
+        else startUpdate(s, items, e.now, o, out);
+      }
+      return;
+    case 'peerBatch':
+      if (e.iteration > s.trainedThrough) s.iterationBatches.set(e.iteration, (s.iterationBatches.get(e.iteration) ?? new Set<string>()).add(e.batchId));
+      if (s.phase === 'idle' && !s.stopping) schedule(s, e.now, o, out);
       return;
     case 'published':
       s.stats.version = e.version;
@@ -166,7 +178,7 @@ function startUpdate<R>(s: LearnerLogicState<R>, items: Buffered[], now: number,
   const version = s.stats.version;
   const keep = items.filter((b) => version - b.minVersion <= o.eta);
   const stale = items.filter((b) => version - b.minVersion > o.eta);
-  if (keep.length === 0) {
+  if (keep.length === 0 && !o.group) {
     drop(s, 'stale', stale.map((b) => b.trajId), out);
     for (const b of items) s.inBuffer.delete(b.trajId);
     return s.stopping ? continueStop(s, now, o, out) : schedule(s, now, o, out);
@@ -180,10 +192,10 @@ function startUpdate<R>(s: LearnerLogicState<R>, items: Buffered[], now: number,
   s.stats.skipped += keep.length - signal.length;
   s.phase = 'training';
   s.update = { items, keep, stale, version };
-  out.push({ type: 'train', rows: signal.flatMap((b) => b.rows), norm });
+  out.push({ type: 'train', rows: signal.flatMap((b) => b.rows), norm, ids: keep.map((b) => b.trajId) });
 }
 
-function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[], groupIds?: string[]): void {
   const { items, keep, stale, version } = s.update!;
   const st = s.stats;
   const lags = keep.map((b) => Math.max(0, version - b.minVersion));
@@ -191,16 +203,19 @@ function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: Lea
   st.applied += keep.length;
   st.trainedTokens += u.tokens;
   st.computeMs += u.computeMs;
-  st.stalenessMax = Math.max(st.stalenessMax, ...lags);
+  st.stalenessMax = Math.max(st.stalenessMax, 0, ...lags);
   const histogram = [...st.stalenessHistogram];
   for (const lag of lags) histogram[lag] = (histogram[lag] ?? 0) + 1;
   for (let i = 0; i < histogram.length; i++) histogram[i] ??= 0; // dense, so it survives JSON (a checkpoint) as it is
   st.stalenessHistogram = histogram;
-  for (const b of keep) s.unsaved.add(b.trajId);
-  out.push({ type: 'applied', update: st.updates, version, ids: keep.map((b) => b.trajId) });
+  // In a group the round's ids are the whole group's: each member's log lists them all, so a trajectory applied by a
+  // member that died before acking it is recognised (and acked) when it is redelivered to another.
+  const applied = groupIds ?? keep.map((b) => b.trajId);
+  for (const id of applied) s.unsaved.add(id);
+  out.push({ type: 'applied', update: st.updates, version, ids: applied });
   drop(s, 'stale', stale.map((b) => b.trajId), out);
   for (const b of items) s.inBuffer.delete(b.trajId);
-  s.update!.report = { ...u, update: st.updates, version, trajectories: keep.length, stalenessMean: lags.reduce((a, b) => a + b, 0) / lags.length, stalenessMax: Math.max(...lags) };
+  s.update!.report = { ...u, update: st.updates, version, trajectories: keep.length, stalenessMean: lags.length ? lags.reduce((a, b) => a + b, 0) / lags.length : 0, stalenessMax: Math.max(0, ...lags) };
   if (st.updates % o.publishEvery === 0) {
     s.phase = 'publishing';
     out.push({ type: 'publish', version: st.version + 1 });

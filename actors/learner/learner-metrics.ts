@@ -7,7 +7,7 @@ import type { LearnerState } from './learner-checkpoint.js';
 import type { UpdateStats } from './policy-trainer.js';
 
 export interface LearnerStats extends LearnerState {
-  origin: 'resume' | 'init-checkpoint' | 'fresh';
+  origin: 'resume' | 'init-checkpoint' | 'fresh' | 'group';
   droppedStale: number;
   droppedInvalid: number;
   /** Applied trajectories with a zero advantage, whose compute was skipped (skipZeroAdvantage). */

@@ -18,8 +18,8 @@ export interface LoadedLearnerModel {
   trainer: TrainerHandle;
   tokenizer: Tokenizer;
   state: LearnerState;
-  /** 'resume' | 'init-checkpoint' | 'fresh'. */
-  origin: 'resume' | 'init-checkpoint' | 'fresh';
+  /** 'resume' | 'init-checkpoint' | 'fresh', or 'group' once replaced by a learner group's newer state. */
+  origin: 'resume' | 'init-checkpoint' | 'fresh' | 'group';
 }
 
 /** The model the samplers run (resolvePolicyModel), as learner options, so published weights match it. */

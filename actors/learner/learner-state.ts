@@ -12,6 +12,11 @@ export interface LearnerLogicOptions extends MinibatchOptions, Pick<ResolvedLear
   model: { contextLength: number; vocab: number };
   /** Whether a quiet, incomplete buffer first asks how much work the pipeline still holds (countWorkInFlight). */
   countsWorkInFlight: boolean;
+  /**
+   * A member of a learner group: every update is a group round, taken part in even with nothing to train (an
+   * empty update), and the trajectories the whole round applied are recorded, so redeliveries of them are acked.
+   */
+  group?: boolean;
 }
 
 export interface BatchIn {
@@ -26,7 +31,12 @@ export type LearnerEvent<R> = At & (
   | { type: 'received'; ref: R; streamSeq: number; batch: BatchIn }
   | { type: 'tick' }
   | { type: 'workInFlight'; count: number }
-  | { type: 'trained'; stats: UpdateStats }
+  /** `groupIds`: in a group, every trajectory the round applied (this member's and the others'). */
+  | { type: 'trained'; stats: UpdateStats; groupIds?: string[] }
+  /** The group started a round this member has not: take part now, with what is buffered. */
+  | { type: 'round' }
+  /** Another group member received a labeled batch (counts toward the iteration's completeness). */
+  | { type: 'peerBatch'; iteration: number; batchId: string }
   | { type: 'published'; version: number }
   | { type: 'checkpointed' }
   | { type: 'failed'; error: Error }
@@ -45,7 +55,7 @@ export type LearnerEffect<R> =
    * Train on `rows`; none (every trajectory had a zero advantage) means an update without compute. `norm`: trained
    * tokens per role of every admitted trajectory, the denominators of the per-role token means.
    */
-  | { type: 'train'; rows: Row[]; norm: Record<Role, number> }
+  | { type: 'train'; rows: Row[]; norm: Record<Role, number>; ids: string[] }
   | { type: 'publish'; version: number }
   | { type: 'checkpoint'; state: LearnerState }
   | { type: 'metrics'; stats: LearnerStats; report: UpdateReport }

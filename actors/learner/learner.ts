@@ -16,7 +16,12 @@ import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './l
 import { loadLearnerModel } from './learner-model.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
 import type { UpdateStats } from './policy-trainer.js';
-import type { TrainerHandle } from './trainer-thread.js';
+import { LocalTrainer, type TrainerHandle } from './trainer-thread.js';
+import type { GroupReduce } from './group-reduce.js';
+import { GroupTrainer, type GroupUpdateStats } from './group-trainer.js';
+import { loadGroupState, publishGroupState } from './group-state.js';
+import { LearnerStateError as GroupStateError } from './errors.js';
+import { isStaleVersionError } from '../../weight-sync/index.js';
 
 export interface LearnerDeps {
   conn: Connection;
@@ -35,6 +40,12 @@ export interface LearnerDeps {
   workInFlight?: () => Promise<number>;
   /** Called once when the learner stopped itself because an update failed (after it stopped like a crash). */
   onFailure?: (err: Error) => void;
+  /**
+   * Makes this learner a member of the learner group (group-reduce.ts): it starts from the group's published state
+   * when that is newer than its own checkpoint, every update is a group round, and only the round's first member
+   * (in host order) publishes the version (with the optimizer state a joining member starts from).
+   */
+  group?: GroupReduce;
 }
 
 type Event = LearnerEvent<HeldMessage> extends infer E ? (E extends unknown ? Omit<E, 'now'> : never) : never;
@@ -49,6 +60,9 @@ export class Learner extends EventEmitter {
   private finish!: () => void;
   private readonly done = new Promise<void>((r) => (this.finish = r));
   private readonly log: (line: string) => void;
+  /** The members of the last group round (the first one publishes). */
+  private roundMembers: string[] = [];
+  private readonly unlisten: Array<() => void> = [];
 
   private constructor(
     readonly options: ResolvedLearnerOptions,
@@ -63,16 +77,66 @@ export class Learner extends EventEmitter {
     super();
     this.log = deps.log ?? (() => undefined);
     this.state = initialLearnerState(stats, accounting.final, Date.now());
-    this.logic = { ...options, model: config, countsWorkInFlight: deps.workInFlight !== undefined };
+    this.logic = { ...options, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: deps.group !== undefined };
+    const g = deps.group;
+    if (g) {
+      // Idle or busy with its own checkpoint, a member joins the others' round as soon as it can.
+      this.unlisten.push(
+        g.onRound(() => void this.dispatch({ type: 'round' }).catch(() => undefined)),
+        g.onBatch((iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined)),
+      );
+      this.on('update', () => {
+        if (g.newestRound > (this.trainer as GroupTrainer).round) void this.dispatch({ type: 'round' }).catch(() => undefined);
+      });
+    }
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
-    const m = await loadLearnerModel(deps.stateDir, o, o.threads || deps.threads || 0);
+    if (deps.group && o.publishEvery !== 1) throw new GroupStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
+    // A group member trains on the main thread: its gradients go out over the bus between backward and step.
+    const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
+    const missed: Array<[number, string[]]> = [];
+    if (deps.group) {
+      const local = m.trainer as LocalTrainer;
+      // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
+      let g: Awaited<ReturnType<typeof loadGroupState>> = null;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          g = await loadGroupState(deps.conn, m.config, parameterShapes(m.config));
+          break;
+        } catch (err) {
+          if (!isWeightTransportError(err) || attempt >= 5) throw err;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        }
+      }
+      if (g !== null && g.round > m.state.updates) {
+        // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state,
+        // and the ids of the rounds missed, so that their redeliveries are recognised here too.
+        for (let r = m.state.updates + 1; r <= g.round; r++) {
+          const ids = await deps.group.roundIds(r);
+          if (ids) missed.push([r, ids]);
+        }
+        for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
+        local.trainer.optimizer.loadState(g.optimizer);
+        m.state = { ...m.state, version: g.version, updates: g.round };
+        m.origin = 'group';
+      }
+      m.trainer = new GroupTrainer(local.trainer, deps.group, m.state.updates);
+      await deps.group.appliedRound(m.state.updates);
+    }
     let accounting: AccountingLog | null = null;
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
+      if (missed.length > 0) {
+        for (const [r, ids] of missed) {
+          const fresh = ids.filter((id) => !accounting!.seen(id)); // a round this host applied before it stopped is logged already
+          if (fresh.length > 0) await accounting.applied(r, m.state.version, fresh);
+        }
+        await accounting.sync();
+        accounting.checkpointed(); // final: the group's published state holds them
+      }
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
       // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
       // updates as the weights), the drops from the log (final as soon as written, so also those since the last
@@ -102,7 +166,13 @@ export class Learner extends EventEmitter {
     const v = this.stats.version;
     const to = cur === null || cur.version < v ? v : cur.version > v ? cur.version + 1 : null;
     if (to === null) return;
-    await this.publish(to);
+    if (this.deps.group && cur !== null && cur.version > v) return; // the group went on: its next round brings this member along
+    try {
+      await this.publish(to);
+    } catch (err) {
+      if (this.deps.group && isStaleVersionError(err)) return; // another member published it first
+      throw err;
+    }
     this.state.stats.version = to;
     this.state.stats.published.push(to);
   }
@@ -128,6 +198,7 @@ export class Learner extends EventEmitter {
   /** Takes one labeled batch whose message the host holds; resolves once its drops are on disk and its acks sent. */
   receive(batch: BatchIn, held: HeldMessage): Promise<void> {
     if (this.stopped) return Promise.reject(new LearnerStateError('the learner stopped; the batch goes back to the queue', { streamSeq: held.streamSeq }));
+    this.deps.group?.announceBatch(batch.iteration, batch.batchId);
     return this.dispatch({ type: 'received', ref: held, streamSeq: held.streamSeq, batch });
   }
 
@@ -175,8 +246,20 @@ export class Learner extends EventEmitter {
         return;
       case 'countWorkInFlight':
         return this.later(async () => ({ type: 'workInFlight', count: await this.deps.workInFlight!().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) }));
-      case 'train': return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : this.idleUpdate() }));
-      case 'publish': return this.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
+      case 'train':
+        if (this.trainer instanceof GroupTrainer) {
+          const group = this.trainer;
+          return this.later(async () => {
+            const stats: GroupUpdateStats = await group.update(f.rows, f.norm, f.ids);
+            this.roundMembers = stats.group.members;
+            return { type: 'trained', stats, groupIds: stats.group.ids };
+          });
+        }
+        return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : this.idleUpdate() }));
+      case 'publish':
+        // In a group only the round's first member uploads; the others move to the same version without.
+        if (this.deps.group && this.roundMembers[0] !== this.deps.hostId) return this.later(async () => ({ type: 'published', version: f.version }));
+        return this.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
       case 'checkpoint': return this.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':
         return publishLearnerMetrics(this.deps.conn, this.deps.hostId, f.stats, f.report).catch((err: Error) => this.log(`learner: metrics not published: ${err.message}`));
@@ -217,6 +300,7 @@ export class Learner extends EventEmitter {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.publisher.publish(await this.trainer.weights(), { version, step: this.trainer.step });
+        if (this.trainer instanceof GroupTrainer) await publishGroupState(this.deps.conn, version, this.trainer.round, (await this.trainer.state()).optimizer);
         return;
       } catch (err) {
         // The publisher refuses NaN/Inf before uploading anything: say that the learner diverged.
@@ -246,6 +330,7 @@ export class Learner extends EventEmitter {
 
   private close(): Promise<void> {
     clearTimeout(this.timer);
+    for (const u of this.unlisten.splice(0)) u();
     return (this.closed ??= (async () => {
       await this.accounting.close().catch(() => undefined);
       await this.trainer.close().catch(() => undefined);

@@ -76,6 +76,14 @@ export interface LearnerOptions {
   lockTtlMs?: number;
   /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
   skipZeroAdvantage?: boolean;
+  /**
+   * Learner group (docs/learners.md): every learner host trains, one update is one synchronous data-parallel round
+   * over the bus, instead of one learner behind the lock while the others stand by. Needs publishEvery 1; the
+   * trainer runs on the main thread.
+   */
+  group?: boolean;
+  /** In a group: how long a round waits for a member's contribution before dropping that member from the round. */
+  groupRoundTimeoutMs?: number;
 }
 
 export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoint' | 'stateDir' | 'model' | 'tokenizer'>> &
@@ -109,6 +117,8 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   lockTtlMs: 15_000,
   maxRestarts: 3,
   trainOnStop: true,
+  group: false,
+  groupRoundTimeoutMs: 30_000,
 };
 
 const intAtLeast = (min: number) => s.int({ min });
@@ -174,6 +184,8 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     maxRestarts: intAtLeast(0),
     lockTtlMs: intAtLeast(100),
     skipZeroAdvantage: s.boolean(),
+    group: s.boolean(),
+    groupRoundTimeoutMs: intAtLeast(100),
   },
   { strict: true },
 );

@@ -41,7 +41,7 @@ export const isTrainerThreadError = (e: unknown): e is TrainerThreadError => e i
 /** A PolicyTrainer on the calling thread. */
 export class LocalTrainer implements TrainerHandle {
   readonly where = 'main' as const;
-  constructor(private readonly trainer: PolicyTrainer) {}
+  constructor(readonly trainer: PolicyTrainer) {}
 
   get step(): number {
     return this.trainer.optimizer.step;

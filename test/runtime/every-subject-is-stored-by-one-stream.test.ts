@@ -5,8 +5,13 @@ import { subjectCovers } from '../../runtime/subject-match.js';
 import { SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology.js';
 
-/** Subjects served over core NATS request/reply, or only by `npm run bench:runtime`'s own streams. */
-const NOT_IN_THE_TOPOLOGY = [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('some-role'), SUBJECTS.benchRawJob, SUBJECTS.benchRawResult];
+/**
+ * Subjects served over core NATS request/reply, pushed over core NATS (the weights' live push, the learner group's
+ * batch announcements: a lost one costs a download or a wait, never data), or only by `npm run bench:runtime`'s own streams.
+ */
+const NOT_IN_THE_TOPOLOGY = [
+  SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('some-role'), SUBJECTS.weightsLive, SUBJECTS.learnerBatches, SUBJECTS.benchRawJob, SUBJECTS.benchRawResult,
+];
 
 const named = Object.values(SUBJECTS).map((v) => (typeof v === 'function' ? v('some-role') : v));
 

@@ -1,0 +1,296 @@
+// The learner group's all-reduce over the bus. Each round has parts (the round's metadata, then one gradient per
+// epoch); for each part every member pushes its contribution as chunks into a transient stream, and every member sums the
+// same contributions in the same order (sorted host ids), so all end with the same bits. Which contributions a part
+// sums is decided once, by whoever first creates the part's key in BUCKETS.learnerRounds (compare-and-create): when
+// every expected member's contribution is in, or after `roundTimeoutMs` without the missing ones (their members are
+// dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
+import { headers as natsHeaders, type MsgHdrs, type Subscription } from '@nats-io/nats-core';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import type { KV, KvEntry } from '@nats-io/kv';
+import type { Connection } from '../../runtime/connection.js';
+import { BUCKETS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
+
+export interface GroupReduceOptions {
+  hostId: string;
+  /** How long a part waits for a missing contribution before its member is dropped from the round. */
+  roundTimeoutMs?: number;
+  /** Heartbeat period in BUCKETS.learners; a member not heard from for memberTtlMs (the bucket's TTL) is gone. */
+  heartbeatMs?: number;
+  memberTtlMs?: number;
+  /** Largest chunk pushed (capped below the server's max_payload). */
+  chunkBytes?: number;
+}
+
+export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
+
+const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
+
+interface Assembly {
+  bytes: Uint8Array;
+  received: number;
+}
+
+/** The contributions one committed part sums, in sorted host order. */
+export interface PartResult {
+  members: string[];
+  contributions: Uint8Array[];
+  /** From this member's push to the commit (waiting for the others included). */
+  ms: number;
+}
+
+export class GroupReduce {
+  readonly options: Required<GroupReduceOptions>;
+  /** Contributions by `round/part` then host. Rounds older than the last two are forgotten. */
+  private readonly parts = new Map<string, Map<string, Assembly>>();
+  private readonly waiters = new Set<() => void>();
+  private readonly roundListeners = new Set<(round: number) => void>();
+  private readonly batchListeners = new Set<(iteration: number, batchId: string) => void>();
+  private batchSub: Subscription | null = null;
+  private left = false;
+  private timer: NodeJS.Timeout | undefined;
+  private applied = 0;
+  private readonly beats = new Map<string, { round: number; seen: number }>();
+  private watcher: { stop(): void } | null = null;
+  /** The members of the last round this member applied: expected in the next one while they beat. */
+  private lastMembers: string[] = [];
+  private newest = 0;
+  bytesSent = 0;
+
+  private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
+    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
+  }
+
+  /**
+   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (a member still loading
+   * its state passes -2: it beats, but no round expects it until appliedRound() says where it is).
+   */
+  static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
+    const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
+    // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
+    // consumer instead of being cut off by the server as a slow consumer, which loses chunks.
+    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { filter_subjects: SUBJECTS.learnerReduce, deliver_policy: DeliverPolicy.New });
+    const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
+    const self: GroupReduce = new GroupReduce(conn, members, rounds, msgs, options);
+    void (async () => {
+      try {
+        for await (const m of msgs) self.chunk(m);
+      } catch {
+        // ends with close() or the connection
+      }
+    })();
+    self.applied = round;
+    const iter = await members.watch();
+    self.watcher = iter;
+    void self.follow(iter);
+    await self.beat();
+    self.timer = setInterval(() => void self.beat().catch(() => undefined), self.options.heartbeatMs);
+    self.timer.unref();
+    return self;
+  }
+
+  /** Calls `fn(round)` when a contribution to a round past the last applied one is first seen (an idle member joins). */
+  onRound(fn: (round: number) => void): () => void {
+    this.roundListeners.add(fn);
+    return () => this.roundListeners.delete(fn);
+  }
+
+  /** The newest round any contribution was seen for. */
+  get newestRound(): number {
+    return this.newest;
+  }
+
+  /** Tells the other members about a labeled batch this one received (they count it toward its iteration). */
+  announceBatch(iteration: number, batchId: string): void {
+    const h = natsHeaders();
+    h.set(H.host, this.options.hostId);
+    this.conn.nc.publish(SUBJECTS.learnerBatches, new TextEncoder().encode(JSON.stringify({ iteration, batchId })), { headers: h });
+  }
+
+  /** Calls `fn` for every labeled batch another member announces. */
+  onBatch(fn: (iteration: number, batchId: string) => void): () => void {
+    this.batchSub ??= this.conn.nc.subscribe(SUBJECTS.learnerBatches, {
+      callback: (err, m) => {
+        if (err || m.headers?.get(H.host) === this.options.hostId) return;
+        try {
+          const b = JSON.parse(new TextDecoder().decode(m.data)) as { iteration: unknown; batchId: unknown };
+          if (Number.isSafeInteger(b.iteration) && typeof b.batchId === 'string') for (const f of this.batchListeners) f(b.iteration as number, b.batchId);
+        } catch {
+          // not an announcement: ignored
+        }
+      },
+    });
+    this.batchListeners.add(fn);
+    return () => this.batchListeners.delete(fn);
+  }
+
+  /** Records the trajectory ids round `round` applied (the round's first member does), for members that join later. */
+  async recordIds(round: number, ids: string[]): Promise<void> {
+    await this.rounds.put(learnerRoundKey(round, 'ids'), new TextEncoder().encode(JSON.stringify(ids)));
+  }
+
+  /** The trajectory ids round `round` applied, or null when they were not recorded (its first member died first). */
+  async roundIds(round: number): Promise<string[] | null> {
+    const e = await this.rounds.get(learnerRoundKey(round, 'ids'));
+    if (e?.operation !== 'PUT') return null;
+    const ids = JSON.parse(new TextDecoder().decode(e.value)) as unknown;
+    return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
+  }
+
+  /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
+  async leave(): Promise<void> {
+    this.left = true;
+    await this.beat().catch(() => undefined);
+  }
+
+  /**
+   * Records that this member applied `round` with `members` (its heartbeat says so; it is expected from the next round
+   * on), so the next round also waits for those members still beating, however late their own heartbeat catches up.
+   */
+  async appliedRound(round: number, members: string[] = []): Promise<void> {
+    this.applied = round;
+    this.lastMembers = members;
+    await this.beat();
+  }
+
+  /** Live members able to take part in `round`: those that applied round - 1, and the last round's members still beating. */
+  async liveMembers(round: number): Promise<string[]> {
+    const out: string[] = [];
+    const now = Date.now();
+    for (const [key, v] of this.beats) {
+      // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
+      if (now - v.seen > this.options.memberTtlMs) continue;
+      if (v.round >= round - 1 || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
+    }
+    return out.sort();
+  }
+
+  /** Follows the heartbeats: one watch, instead of listing the bucket on every poll. */
+  private async follow(iter: AsyncIterable<KvEntry>): Promise<void> {
+    try {
+      for await (const e of iter) {
+        if (e.operation !== 'PUT' || e.value.length === 0) {
+          this.beats.delete(e.key);
+          continue;
+        }
+        try {
+          const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: unknown };
+          if (Number.isSafeInteger(v.round)) this.beats.set(e.key, { round: v.round as number, seen: Date.now() });
+        } catch {
+          // not a heartbeat: ignored
+        }
+      }
+    } catch {
+      // the watch ends with the connection
+    }
+  }
+
+  /**
+   * Pushes this member's contribution to a part and returns the committed contributions. `expected`: who must be
+   * heard before committing without waiting out the timeout (default: the live members able to take part).
+   */
+  async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
+    const t0 = performance.now();
+    await this.push(round, part, data);
+    const members = await this.commit(round, part, expected ?? (await this.liveMembers(round)));
+    if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
+    const contributions = await this.gather(round, part, members);
+    return { members, contributions, ms: performance.now() - t0 };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.watcher?.stop();
+    this.sub.stop();
+    this.batchSub?.unsubscribe();
+    for (const w of this.waiters) w();
+    await this.members.delete(this.options.hostId).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? -2 : this.applied, ts: Date.now() })));
+  }
+
+  private async push(round: number, part: string, data: Uint8Array): Promise<void> {
+    const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
+    const total = data.length;
+    const acks: Promise<unknown>[] = [];
+    for (let at = 0; at === 0 || at < total; at += max) {
+      const h = natsHeaders();
+      for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
+      const chunk = data.subarray(at, Math.min(total, at + max));
+      acks.push(this.conn.js.publish(SUBJECTS.learnerReduce, chunk, { headers: h, timeout: this.options.roundTimeoutMs }));
+      this.bytesSent += chunk.length;
+    }
+    await Promise.all(acks);
+  }
+
+  private chunk(m: { headers?: MsgHdrs; data: Uint8Array }): void {
+    const get = (k: string): string => m.headers?.get(k) ?? '';
+    const round = Number(get(H.round)), offset = Number(get(H.offset)), total = Number(get(H.total));
+    const part = get(H.part), host = get(H.host);
+    if (!Number.isSafeInteger(round) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(total) || !part || !host || offset + m.data.length > total) return;
+    if (round < this.applied - 1) return; // a round long done
+    const key = `${round}/${part}`;
+    let byHost = this.parts.get(key);
+    if (byHost === undefined) this.parts.set(key, (byHost = new Map()));
+    let a = byHost.get(host);
+    if (a === undefined || a.bytes.length !== total) byHost.set(host, (a = { bytes: new Uint8Array(total), received: 0 }));
+    a.bytes.set(m.data, offset);
+    a.received += m.data.length;
+    if (round > this.newest) {
+      this.newest = round;
+      for (const [k] of this.parts) if (Number(k.split('/')[0]) < round - 2) this.parts.delete(k);
+      if (round > this.applied) for (const fn of this.roundListeners) fn(round);
+    }
+    if (a.received >= total) for (const w of [...this.waiters]) w();
+  }
+
+  private have(round: number, part: string): string[] {
+    const byHost = this.parts.get(`${round}/${part}`);
+    return byHost ? [...byHost].filter(([, a]) => a.received === a.bytes.length).map(([h]) => h).sort() : [];
+  }
+
+  /** The part's committed member set: ours if we create the key first, else the one already there. */
+  private async commit(round: number, part: string, expected: string[]): Promise<string[]> {
+    const key = learnerRoundKey(round, part);
+    const deadline = Date.now() + this.options.roundTimeoutMs;
+    for (;;) {
+      const e = await this.rounds.get(key).catch(() => null); // a busy server answering late: ask again
+      if (e?.operation === 'PUT') return (JSON.parse(new TextDecoder().decode(e.value)) as { members: string[] }).members;
+      const have = this.have(round, part);
+      if (expected.every((h) => have.includes(h)) || Date.now() >= deadline) {
+        try {
+          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ members: have, ts: Date.now() })));
+          return have;
+        } catch {
+          continue; // somebody committed first: read theirs
+        }
+      }
+      await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
+      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round)).filter((h) => expected.includes(h));
+    }
+  }
+
+  /** The committed members' contributions, waiting for any still arriving; one that never arrives is fatal here. */
+  private async gather(round: number, part: string, members: string[]): Promise<Uint8Array[]> {
+    const deadline = Date.now() + this.options.roundTimeoutMs;
+    for (;;) {
+      const have = this.have(round, part);
+      if (members.every((h) => have.includes(h))) {
+        const byHost = this.parts.get(`${round}/${part}`)!;
+        return members.map((h) => byHost.get(h)!.bytes);
+      }
+      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.includes(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
+      await this.nextChunk(Math.min(100, deadline - Date.now()));
+    }
+  }
+
+  private nextChunk(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => (clearTimeout(t), this.waiters.delete(done), resolve());
+      const t = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+}

@@ -1,0 +1,175 @@
+// Synchronous data-parallel training over the learner group: one update is one group round. Members exchange their
+// round metadata (per-role token counts, trajectory ids, the hash of the weights they start from), each computes the
+// gradient of the group's loss on its own share (token means over the whole group's tokens), the gradients are summed
+// over the bus (group-reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
+// the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
+// with an empty contribution, so all members stay in lockstep.
+import { createHash } from 'node:crypto';
+import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import { ROLES, roleTokens, type Role, type Row } from './rows.js';
+import type { TrainerHandle, TrainerState } from './trainer-thread.js';
+import type { GroupReduce } from './group-reduce.js';
+import { GroupDivergedError, GroupOutOfSyncError } from './group-errors.js';
+
+/** What one group round did, beside the member's own update statistics. */
+export interface GroupRoundStats {
+  round: number;
+  /** Members whose gradients the round summed (sorted). */
+  members: string[];
+  /** Trajectories applied by the round: those of the members in the final part's commit. */
+  ids: string[];
+  /** This member's forward/backward time, and the time spent in exchanges (waiting for the others included). */
+  computeMs: number;
+  commMs: number;
+  /** Bytes this member pushed in the round. */
+  bytesSent: number;
+  /** sha256 of the weights after the round (every member's must be the same). */
+  hash: string;
+}
+
+export type GroupUpdateStats = UpdateStats & { group: GroupRoundStats };
+
+interface Meta {
+  norm: Record<Role, number>;
+  ids: string[];
+  hash: string;
+}
+
+/** sha256 over the weights in sorted name order: equal for equal bits. */
+export function weightsHash(weights: ReadonlyMap<string, Float32Array>): string {
+  const h = createHash('sha256');
+  for (const name of [...weights.keys()].sort()) {
+    const w = weights.get(name)!;
+    h.update(name).update(new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
+  }
+  return h.digest('hex');
+}
+
+const encodeJson = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+const decodeJson = <T>(b: Uint8Array): T => JSON.parse(new TextDecoder().decode(b)) as T;
+
+export class GroupTrainer implements TrainerHandle {
+  readonly where = 'main' as const;
+  private hash: string;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly names: string[];
+
+  /** `round`: group rounds already in `trainer`'s weights (0 for a fresh group). */
+  constructor(readonly trainer: PolicyTrainer, readonly group: GroupReduce, private round_: number) {
+    this.names = [...trainer.weights.keys()].sort();
+    this.hash = weightsHash(trainer.weights);
+  }
+
+  get step(): number {
+    return this.trainer.optimizer.step;
+  }
+
+  /** Group rounds applied to these weights. */
+  get round(): number {
+    return this.round_;
+  }
+
+  get weightsHash(): string {
+    return this.hash;
+  }
+
+  /** One group round with `rows` as this member's share (none: an empty contribution). `ids` default to the rows'. */
+  update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
+    const run = this.queue.then(() => this.round1(rows, norm, ids ?? [...new Set(rows.map((r) => r.trajId))]));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async weights(): Promise<Map<string, Float32Array>> {
+    return this.trainer.weights;
+  }
+
+  async state(): Promise<TrainerState> {
+    return { weights: this.trainer.weights, optimizer: this.trainer.optimizer.exportState() };
+  }
+
+  close(): Promise<void> {
+    return this.trainer.session.release();
+  }
+
+  private async round1(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<GroupUpdateStats> {
+    const r = this.round_ + 1;
+    const sent0 = this.group.bytesSent;
+    let commMs = 0, computeMs = 0;
+    const meta = await this.group.exchange(r, 'meta', encodeJson({ norm, ids, hash: this.hash } satisfies Meta));
+    commMs += meta.ms;
+    const metas = meta.contributions.map((b) => decodeJson<Meta>(b));
+    const differ = meta.members.filter((_, i) => metas[i]!.hash !== this.hash);
+    if (differ.length > 0) {
+      throw new GroupDivergedError(`round ${r}: the weights of ${differ.join(', ')} differ from ${this.group.options.hostId}'s (sha256 ${this.hash.slice(0, 12)}…)`, { round: r, members: differ });
+    }
+    const global = { designer: 0, agent: 0 };
+    for (const m of metas) for (const role of ROLES) global[role] += m.norm[role];
+    let members = meta.members;
+    let stats: UpdateStats | null = null;
+    const proximal = new Map<Row, Float32Array>();
+    for (let epoch = 0; epoch < this.trainer.options.epochs; epoch++) {
+      const t0 = performance.now();
+      const local = rows.length > 0 ? await this.trainer.gradients(rows, proximal, global) : null;
+      computeMs += performance.now() - t0;
+      const res = await this.group.exchange(r, `g${epoch}`, local ? this.flatten(local.grads) : new Uint8Array(0), members);
+      commMs += res.ms;
+      members = res.members;
+      const t1 = performance.now();
+      const grads = this.sum(res.contributions);
+      const step = grads === null ? null : this.trainer.optimizer.update(this.trainer.weights, grads);
+      computeMs += performance.now() - t1;
+      stats ??= {
+        ...(local?.stats ?? emptyStats()), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
+      };
+    }
+    this.round_ = r;
+    this.hash = weightsHash(this.trainer.weights);
+    const applied = meta.members.flatMap((h, i) => (members.includes(h) ? metas[i]!.ids : []));
+    if (members[0] === this.group.options.hostId) await this.group.recordIds(r, applied);
+    await this.group.appliedRound(r, members);
+    return {
+      ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
+      group: { round: r, members, ids: applied, computeMs, commMs, bytesSent: this.group.bytesSent - sent0, hash: this.hash },
+    };
+  }
+
+  /** The gradients as one F32 vector, parameters in sorted name order. */
+  private flatten(grads: Map<string, Float32Array>): Uint8Array {
+    const total = this.names.reduce((n, k) => n + grads.get(k)!.length, 0);
+    const out = new Float32Array(total);
+    let at = 0;
+    for (const k of this.names) {
+      out.set(grads.get(k)!, at);
+      at += grads.get(k)!.length;
+    }
+    return new Uint8Array(out.buffer);
+  }
+
+  /** Sum of the contributions in their (sorted host) order, empty ones counting as zero; null when all are empty. */
+  private sum(contributions: Uint8Array[]): Map<string, Float32Array> | null {
+    const full = contributions.filter((c) => c.length > 0);
+    if (full.length === 0) return null;
+    const acc = new Float32Array(this.names.reduce((n, k) => n + this.trainer.weights.get(k)!.length, 0));
+    const bad = full.find((c) => c.length !== acc.byteLength);
+    if (bad) throw new GroupOutOfSyncError(`a gradient of ${bad.length} bytes reached ${this.group.options.hostId}, this model's take ${acc.byteLength}`, { bytes: bad.length });
+    for (const c of full) {
+      // Copied to an aligned buffer when the chunk assembly is not 4-byte aligned.
+      const v = c.byteOffset % 4 === 0 ? new Float32Array(c.buffer, c.byteOffset, c.length / 4) : new Float32Array(c.slice().buffer);
+      for (let i = 0; i < acc.length; i++) acc[i]! += v[i]!;
+    }
+    const out = new Map<string, Float32Array>();
+    let at = 0;
+    for (const k of this.names) {
+      const n = this.trainer.weights.get(k)!.length;
+      out.set(k, acc.subarray(at, at + n));
+      at += n;
+    }
+    return out;
+  }
+}
+
+function emptyStats(): Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> {
+  const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
+  return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } } };
+}

@@ -1,0 +1,34 @@
+// A learner host of `npm run bench:learners`, run as its own process so the benchmark can SIGKILL it: the learner
+// role under an actor host on the given server, printing one JSON line per update (its round's members, weight
+// hash, trajectories, compute and exchange time, bytes pushed) and `started` once it pulls. SIGTERM drains it.
+import { createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
+import { loadConfig } from '../runtime/config.js';
+import { openConnection } from '../runtime/connection.js';
+import { ActorHost } from '../runtime/host.js';
+
+const [url, stateDir, hostId, mode, threads] = process.argv.slice(2);
+if (url === undefined || stateDir === undefined || hostId === undefined) {
+  process.stderr.write('usage: bench-learners-host.js <nats url> <state dir> <host id> [group|single] [threads]\n');
+  process.exit(2);
+}
+const group = mode === 'group';
+const config = await loadConfig({
+  env: {}, set: [`nats.servers=${url}`, 'delivery.ackWaitMs=3000', 'delivery.maxDeliver=20', 'host.heartbeatMs=300', 'host.memberTtlMs=10000', 'host.drainTimeoutMs=60000'],
+});
+const conn = await openConnection(config.nats, `bench-${hostId}`);
+const actor = createLearnerActor({
+  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 }, tokenizer: 'bpe-2048', stateDir, eta: 1000, iterationBatches: 0,
+  minibatchTrajectories: 16, flushAfterMs: 500, checkpointEvery: 4, pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: false,
+  ...(group ? { group: true, groupRoundTimeoutMs: 5_000 } : {}),
+});
+actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
+  const g = r.group;
+  process.stdout.write(JSON.stringify({
+    update: r.update, version: r.version, trajectories: r.trajectories, ts: Date.now(), computeMs: g?.computeMs ?? r.computeMs,
+    ...(g ? { members: g.members, hash: g.hash, commMs: g.commMs, bytesSent: g.bytesSent, ids: g.ids.length } : {}),
+  }) + '\n');
+});
+const host = new ActorHost({ conn, config, hostId, log: (l) => process.stderr.write(`[${hostId}] ${l}\n`) });
+await host.start([() => actor], ['learner']);
+process.stdout.write('started\n');
+process.once('SIGTERM', () => void host.stop().finally(() => process.exit(0)));

@@ -1,0 +1,193 @@
+// `npm run bench:learners`: one learner against a learner group of two hosts on the same stream of labeled
+// trajectories (the default policy model, 3.48 M parameters), each host its own process on a fresh nats-server; in the
+// two-host run one host is SIGKILLed mid-run and restarted. Before that, the all-reduce alone on loopback for 2 and 4
+// members with this model's gradient. Prints both side by side and ends with one JSON line. Settings: BENCH_LEARNERS_BATCHES
+// (labeled batches of 4 trajectories), BENCH_LEARNERS_ROUNDS (reduce rounds), BENCH_LEARNERS_THREADS (onnxruntime threads per host).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GroupReduce, readAccounting } from '../actors/learner/index.js';
+import { LabeledBatch, packFloats, packInts, type Labeled } from '../actors/loop/index.js';
+import { initParameters } from '../model/index.js';
+import { loadConfig } from '../runtime/config.js';
+import { openConnection, type Connection } from '../runtime/connection.js';
+import { encode } from '../runtime/messages.js';
+import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
+import { repoPath } from '../runtime/paths.js';
+import { SUBJECTS } from '../runtime/subjects.js';
+import { ensureTopology } from '../runtime/topology.js';
+
+const BATCHES = Number(process.env.BENCH_LEARNERS_BATCHES ?? 48);
+const ROUNDS = Number(process.env.BENCH_LEARNERS_ROUNDS ?? 8);
+const SKIP_REDUCE = process.env.BENCH_LEARNERS_SKIP_REDUCE === '1';
+const THREADS = process.env.BENCH_LEARNERS_THREADS ?? '1';
+const MODEL = { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 };
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
+const ms = (x: number): string => `${x.toFixed(0)} ms`;
+
+interface Line { update: number; trajectories: number; ts: number; computeMs: number; members?: string[]; hash?: string; commMs?: number; bytesSent?: number }
+
+async function server(dir: string, name: string): Promise<{ server: NatsServerHandle; conn: Connection; url: string }> {
+  const s = await startNatsServer({ storeDir: join(dir, name) });
+  const cfg = await loadConfig({ env: {}, set: [`nats.servers=${s.url}`] });
+  const conn = await openConnection(cfg.nats, `bench-${name}`);
+  await ensureTopology(conn, cfg);
+  return { server: s, conn, url: s.url };
+}
+
+/** The all-reduce alone: `members` in this process on their own connections, `ROUNDS` rounds of this model's gradient. */
+async function reduceOnLoopback(dir: string, members: number, params: number): Promise<{ p50: number; p99: number; bytes: number }> {
+  const { server: s, conn } = await server(dir, `reduce-${members}`);
+  const cfg = await loadConfig({ env: {}, set: [`nats.servers=${s.url}`] });
+  const conns = await Promise.all(Array.from({ length: members }, (_, i) => openConnection(cfg.nats, `reduce-${i}`)));
+  const groups = await Promise.all(conns.map((c, i) => GroupReduce.start(c, { hostId: `m${i}`, memberTtlMs: 30_000, roundTimeoutMs: 60_000 }, 0)));
+  const grad = new Uint8Array(new Float32Array(params).fill(1e-3).buffer);
+  const times: number[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    const res = await Promise.all(groups.map((g) => g.exchange(r, 'g0', grad)));
+    times.push(...res.map((x) => x.ms));
+    await Promise.all(groups.map((g) => g.appliedRound(r, res[0]!.members)));
+  }
+  const bytes = groups[0]!.bytesSent / ROUNDS;
+  await Promise.all(groups.map((g) => g.close()));
+  await Promise.all([...conns, conn].map((c) => c.close()));
+  await s.stop();
+  return { p50: pct(times, 50), p99: pct(times, 99), bytes };
+}
+
+function trajectories(n: number): Array<{ id: string; trajs: Labeled[] }> {
+  let seed = 7;
+  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Array.from({ length: n }, (_, b) => ({
+    id: `b${b}`,
+    trajs: Array.from({ length: 4 }, (_, j) => {
+      const tokens = Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000));
+      return {
+        trajId: `b${b}-${j}`, role: 'agent' as const, advantage: rand() < 0.5 ? -1 : 1, reward: 0,
+        samples: [{ promptTokens: packInts(Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000))), tokens: packInts(tokens), logprobs: packFloats(tokens.map(() => -3)), versions: packInts(tokens.map(() => 0)), text: '', finishReason: 'stop' }],
+      };
+    }),
+  }));
+}
+
+interface Host { child: ChildProcess; lines: Line[]; started: Promise<void>; exited: Promise<void> }
+
+function host(url: string, stateDir: string, id: string, mode: 'group' | 'single', onLine: () => void): Host {
+  const child = spawn(process.execPath, [repoPath('dist/scripts/bench-learners-host.js'), url, stateDir, id, mode, THREADS], { stdio: ['ignore', 'pipe', process.env.BENCH_LEARNERS_LOGS ? 'inherit' : 'ignore'] });
+  const lines: Line[] = [];
+  let buf = '', ready!: () => void;
+  const started = new Promise<void>((r) => (ready = r));
+  child.once('exit', (code, sig) => void (lines.length === 0 && process.stderr.write(`bench:learners: host ${id} exited (${code ?? sig}) before it trained\n`)));
+  child.stdout!.on('data', (d: Buffer) => {
+    const parts = (buf + d.toString()).split('\n');
+    buf = parts.pop()!;
+    for (const p of parts) p === 'started' ? ready() : (lines.push(JSON.parse(p) as Line), onLine());
+  });
+  return { child, lines, started, exited: new Promise((r) => child.once('exit', () => r())) };
+}
+
+async function publishAll(conn: Connection, batches: Array<{ id: string; trajs: Labeled[] }>): Promise<void> {
+  for (const b of batches) {
+    await conn.js.publish(SUBJECTS.trajLabeled, encode(LabeledBatch, { batchId: b.id, envId: b.id, iteration: 0, accepted: true, designerReward: 0, trajectories: b.trajs }), { msgID: `traj.labeled:${b.id}` });
+  }
+}
+
+const appliedIds = async (dir: string): Promise<Map<string, number>> => {
+  const out = new Map<string, number>();
+  for (const l of await readAccounting(dir)) if (l.kind === 'update') for (const id of l.applied) out.set(id, out.has(id) ? -1 : l.update);
+  return out;
+};
+
+async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 600_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`bench:learners: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const rate = (lines: Line[], total: number): number => {
+  const ts = lines.map((l) => l.ts);
+  return total / ((Math.max(...ts) - Math.min(...ts)) / 1000 || 1);
+};
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'spade-bench-learners-'));
+  const params = [...initParameters(MODEL, 1).values()].reduce((n, a) => n + a.length, 0);
+  const batches = trajectories(BATCHES);
+  const total = BATCHES * 4;
+  try {
+    const none = { p50: NaN, p99: NaN, bytes: params * 4 };
+    const r2 = SKIP_REDUCE ? none : await reduceOnLoopback(dir, 2, params);
+    const r4 = SKIP_REDUCE ? none : await reduceOnLoopback(dir, 4, params);
+
+    // One learner (the lock, as before groups).
+    const one = await server(dir, 'one');
+    await publishAll(one.conn, batches);
+    const single = host(one.url, join(dir, 'one-state'), 'single', 'single', () => undefined);
+    await single.started;
+    await waitFor(() => single.lines.reduce((n, l) => n + l.trajectories, 0) >= total, 'the single learner');
+    single.child.kill('SIGTERM');
+    await single.exited;
+    await one.conn.close();
+    await one.server.stop();
+
+    // Two learner hosts in a group; b is SIGKILLed after its third round and restarted.
+    // Two thirds of the batches first, the rest once b has restarted (so it has rounds to take part in).
+    const two = await server(dir, 'two');
+    const cut = Math.ceil((batches.length * 2) / 3);
+    await publishAll(two.conn, batches.slice(0, cut));
+    const [sa, sb] = [join(dir, 'a-state'), join(dir, 'b-state')];
+    const a = host(two.url, sa, 'learner-a', 'group', () => undefined);
+    let b = host(two.url, sb, 'learner-b', 'group', () => undefined);
+    await Promise.all([a.started, b.started]);
+    await waitFor(() => b.lines.length >= 3, 'b\'s third round');
+    b.child.kill('SIGKILL');
+    await b.exited;
+    const bFirst = b.lines;
+    const killedAt = bFirst.at(-1)!.update;
+    await new Promise((r) => setTimeout(r, 2_000));
+    b = host(two.url, sb, 'learner-b', 'group', () => undefined);
+    await b.started;
+    await publishAll(two.conn, batches.slice(cut));
+    await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group');
+    await waitFor(() => b.lines.length > 0, 'a round of the restarted b', 60_000);
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    await Promise.all([a.exited, b.exited]);
+    await two.conn.close();
+    await two.server.stop();
+
+    const ids = await appliedIds(sa);
+    const bIds = await appliedIds(sb);
+    const exactlyOnce = ids.size === total && [...ids.values()].every((u) => u > 0) && [...bIds].every(([id, u]) => ids.get(id) === u);
+    const bAll = [...bFirst, ...b.lines];
+    const hashA = new Map(a.lines.map((l) => [l.update, l.hash]));
+    const shared = bAll.filter((l) => hashA.has(l.update));
+    const weightsAgree = shared.length > 0 && shared.every((l) => l.hash === hashA.get(l.update));
+    const full = a.lines.filter((l) => (l.members?.length ?? 0) === 2);
+    const figures = {
+      learners: 2, updatesPerLearner: [a.lines.length, bAll.length], weightsAgree, exactlyOnce,
+      survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt + 1,
+      // What a member with data pushes in a round (one with nothing to train pushes only its metadata).
+      bytesPerUpdate: Math.round(pct([...a.lines, ...bAll].map((l) => l.bytesSent ?? 0).filter((n) => n > 1e5), 50)),
+      reduceMsP50: r2.p50, reduceMsP99: r2.p99, reduce4MsP50: r4.p50, reduce4MsP99: r4.p99,
+      trajectoriesPerSec: { one: rate(single.lines, total), two: rate(a.lines, total) },
+      computeMsP50: pct(full.map((l) => l.computeMs), 50), commMsP50: pct(full.map((l) => l.commMs ?? 0), 50),
+      params, killedAfterUpdate: killedAt, restartedAtUpdate: b.lines[0]?.update ?? null, sharedRounds: shared.length,
+    };
+    console.log(`model: ${params.toLocaleString()} parameters (${(params * 4 / 1e6).toFixed(1)} MB of F32 gradient); ${total} trajectories in ${BATCHES} batches; ${THREADS} onnxruntime thread(s) per host`);
+    console.log(`all-reduce on loopback, ${ROUNDS} rounds: 2 members p50 ${ms(r2.p50)} p99 ${ms(r2.p99)}; 4 members p50 ${ms(r4.p50)} p99 ${ms(r4.p99)}; ${(r2.bytes / 1e6).toFixed(1)} MB pushed per member per round`);
+    console.log('                     updates   trajectories/s   compute p50   exchange p50');
+    console.log(`  one learner      ${String(single.lines.length).padStart(8)} ${figures.trajectoriesPerSec.one.toFixed(2).padStart(16)} ${ms(pct(single.lines.map((l) => l.computeMs), 50)).padStart(13)} ${'-'.padStart(14)}`);
+    console.log(`  two (group)      ${`${a.lines.length}+${bAll.length}`.padStart(8)} ${figures.trajectoriesPerSec.two.toFixed(2).padStart(16)} ${ms(figures.computeMsP50).padStart(13)} ${ms(figures.commMsP50).padStart(14)}`);
+    console.log(`  two / one: ${(figures.trajectoriesPerSec.two / figures.trajectoriesPerSec.one).toFixed(2)}x (2 cores shared: no speed-up is possible here, see docs/learners.md)`);
+    console.log(`  b SIGKILLed after round ${killedAt}, restarted at round ${figures.restartedAtUpdate}; ${shared.length} rounds hashed by both: weights agree ${weightsAgree}; exactly once ${exactlyOnce}`);
+    console.log(JSON.stringify(figures));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
