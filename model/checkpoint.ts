@@ -117,17 +117,25 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
     files.push([CHECKPOINT_FILES.optimizerJson, JSON.stringify({ step: c.optimizer.step }) + '\n']);
   }
 
+  await replaceDirectory(dir, `checkpoint ${dir}`, async (tmp) => {
+    for (const [name, data] of files) await writeDurably(join(tmp, name), data);
+  });
+}
+
+/**
+ * Writes a directory whole or not at all: `fill` writes into a fresh sibling, which is synced and renamed over `dir`.
+ * A directory cannot be renamed over a non-empty one, so an existing `dir` is moved aside first: at every moment one
+ * complete copy exists under `dir` or the aside name. Failures are CheckpointErrors naming `what`.
+ */
+export async function replaceDirectory(dir: string, what: string, fill: (tmp: string) => Promise<void>, o: { recursive?: boolean } = {}): Promise<void> {
   const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await mkdir(tmp);
-    for (const [name, data] of files) await writeDurably(join(tmp, name), data);
+    await mkdir(tmp, { recursive: o.recursive ?? false });
+    await fill(tmp);
     await syncPath(tmp);
-    const existing = await stat(dir).catch(() => undefined);
-    if (existing === undefined) {
+    if ((await stat(dir).catch(() => undefined)) === undefined) {
       await rename(tmp, dir);
     } else {
-      // A directory cannot be renamed over a non-empty one: move the old aside first. At every
-      // moment one complete checkpoint exists under dir or the aside name.
       const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
       await rename(dir, old);
       await rename(tmp, dir);
@@ -137,7 +145,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
   } catch (cause) {
     await rm(tmp, { recursive: true, force: true });
     if (cause instanceof CheckpointError) throw cause;
-    throw new CheckpointError(`cannot write checkpoint ${dir}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
+    throw new CheckpointError(`cannot write ${what}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
   }
 }
 

@@ -1,13 +1,12 @@
 // A Hugging Face model directory as a whole: config.json, weights (one file or shards), and the tokenizer
 // files, read into the decoder's config and parameters, and written back out in the layout transformers loads.
-import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { copyFile, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { CheckpointConfigError, CheckpointError } from './errors.js';
 import { decoderConfigFromHf, hfConfigFromDecoder, isHfConfig } from './hf-config.js';
 import { HF_WEIGHTS, encodeHfWeights, readHfWeights } from './hf-weights.js';
 import { HfTokenizer } from './hf-tokenizer.js';
-import { syncPath, writeDurably } from './checkpoint.js';
+import { replaceDirectory, writeDurably } from './checkpoint.js';
 import type { ResolvedDecoderConfig } from './decoder.js';
 
 /** Tokenizer and generation files carried through an import and export unchanged. */
@@ -79,26 +78,10 @@ export interface SaveHfModelOptions {
 export async function saveHfModel(dir: string, o: SaveHfModelOptions): Promise<void> {
   const config = hfConfigFromDecoder(o.model, o.hfConfig);
   const weights = encodeHfWeights(o.model, o.params);
-  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    await mkdir(tmp, { recursive: true });
+  await replaceDirectory(dir, dir, async (tmp) => {
     await writeDurably(join(tmp, HF_WEIGHTS.single), weights);
     await writeDurably(join(tmp, 'config.json'), JSON.stringify(config, null, 2) + '\n');
     for (const [name, from] of o.copy ?? []) await copyFile(from, join(tmp, name));
     for (const [name, text] of o.write ?? []) await writeDurably(join(tmp, name), text);
-    await syncPath(tmp);
-    if ((await stat(dir).catch(() => undefined)) === undefined) await rename(tmp, dir);
-    else {
-      // As saveCheckpoint: the old directory goes aside first, so one complete model is always on disk.
-      const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
-      await rename(dir, old);
-      await rename(tmp, dir);
-      await rm(old, { recursive: true, force: true });
-    }
-    await syncPath(dirname(dir));
-  } catch (cause) {
-    await rm(tmp, { recursive: true, force: true });
-    if (cause instanceof CheckpointError) throw cause;
-    throw new CheckpointError(`cannot write ${dir}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
-  }
+  }, { recursive: true });
 }
