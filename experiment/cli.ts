@@ -12,7 +12,7 @@ import { runExperiment } from './run-experiment.js';
 import { formatSummary } from './summary.js';
 
 export const EXPERIMENT_USAGE = `Usage: spade experiment --preset NAME | --config FILE [--out DIR] [--arms a,b] [--budget N] [--seeds N]
-  --preset NAME  ${Object.keys(PRESETS).join(' | ')} (smoke: minutes, figures meaningless; default: about two hours)
+  --preset NAME  ${Object.keys(PRESETS).join(' | ')} (smoke: minutes, figures meaningless; default: about an hour on 2 cores)
   --config FILE  JSON: a partial experiment config over the preset it names ("preset", default "default")
   --out DIR      experiment directory (default runs/experiment-<preset>); run again with the same DIR to continue
   --arms a,b     a subset of ${ARM_NAMES.join(', ')}

@@ -1,12 +1,13 @@
 // Experiment configurations: the typed options, the presets, and their validation (errors name the field).
 //
 // `smoke` exercises every part (two arms, a learning-curve point, held-out evaluation on one environment per family)
-// in a few minutes on a 2-core machine: its figures mean nothing. `default` is the reference comparison, sized to
-// about two hours on the same machine by estimate (7 runs at 60k policy tokens each, eval on the whole held-out suite
-// × 2 seeds; the final checkpoints with and without the hint, the curve points without): not yet run end to end.
-// Measured rates that set it: a designing arm spends about 250 policy tokens/s, the fixed baseline on envs/library
-// about 30 (long episodes, every turn a full prompt prefill, zero advantages so nothing trained), so the two fixed
-// runs take most of the time (about 35 minutes each).
+// in a few minutes on a 2-core machine: its figures mean nothing. `default` is the reference comparison: 7 runs at
+// 150k policy tokens each, eval on the whole held-out suite × 4 seeds (the final checkpoints with and without the hint,
+// the curve points without). Rates measured on v3 of the base checkpoint (2026-12-02, machine otherwise idle): a
+// designing arm spends about 465 policy tokens/s, the fixed baseline on envs/library about 245 (longer episodes), and
+// an evaluation of one checkpoint on 30 modules × 2 seeds takes about 5 s without the hint; so about 6 minutes per
+// designing run, 10 per fixed run, an hour in all. (The first sizing, 60k tokens, was set from rates of v1 of the
+// base checkpoint — 250 and 30 tokens/s — and ended in 25 minutes with 18–33 learner updates a run.)
 import { OptionsError } from '../runtime/options.js';
 import { ARMS, ARM_NAMES, isArmName, type ArmName } from './arms.js';
 
@@ -69,11 +70,11 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     eval: { suite: 'envs/heldout', files: ['games/walk-line.js', 'reasoning/add-two.js', 'tools/copy-call.js'], seeds: 2, firstSeed: 1001, hint: true, resamples: 500, validationSeeds: 2 },
   },
   default: {
-    preset: 'default', budgetTokens: 60_000, arms: [...ARM_NAMES], seeds: {},
+    preset: 'default', budgetTokens: 150_000, arms: [...ARM_NAMES], seeds: {},
     // Two designs an iteration (the loop's default is 4): an iteration of a designing arm costs about 5k tokens, so
     // runs end within about 2% of the budget of each other.
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
-    eval: { suite: 'envs/heldout', files: [], seeds: 2, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8 },
+    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8 },
   },
 };
 

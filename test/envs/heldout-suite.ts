@@ -1,5 +1,5 @@
-// Test helper: the held-out suite (envs/heldout/<family>/<name>.js) as files, and the code normaliser the
-// disjointness test compares modules with.
+// Test helper: a held-out suite (envs/heldout/<family>/<name>.js, or the near tier envs/heldout-near) as files, and the
+// code normaliser the disjointness test compares modules with.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { repoPath } from '../../runtime/paths.js';
@@ -15,12 +15,12 @@ export interface HeldOutFile {
   code: string;
 }
 
-export function heldOutFiles(): HeldOutFile[] {
+export function heldOutFiles(suite: 'heldout' | 'heldout-near' = 'heldout'): HeldOutFile[] {
   return HELDOUT_FAMILIES.flatMap((family) =>
-    readdirSync(repoPath('envs', 'heldout', family))
+    readdirSync(repoPath('envs', suite, family))
       .filter((f) => f.endsWith('.js'))
       .sort()
-      .map((f) => ({ family, name: basename(f, '.js'), file: `envs/heldout/${family}/${f}`, code: readFileSync(repoPath('envs', 'heldout', family, f), 'utf8') })));
+      .map((f) => ({ family, name: basename(f, '.js'), file: `envs/${suite}/${family}/${f}`, code: readFileSync(repoPath('envs', suite, family, f), 'utf8') })));
 }
 
 /**
