@@ -24,13 +24,13 @@ export function prepareSuite(c: ExperimentConfig, outDir: string): string {
   return dir;
 }
 
-/** Plays `checkpoints` on the suite (hint both arms unless `noHint`), or reads the cached result in `file`. */
-export async function evaluateCached(c: ExperimentConfig, suite: string, checkpoints: string[], file: string, opts: { hint: boolean; log?: (l: string) => void }): Promise<CachedEval> {
+/** Plays `checkpoints` on the suite (hint both arms unless `noHint`; `seeds` overrides eval.seeds), or reads the cached result in `file`. */
+export async function evaluateCached(c: ExperimentConfig, suite: string, checkpoints: string[], file: string, opts: { hint: boolean; seeds?: number; log?: (l: string) => void }): Promise<CachedEval> {
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as CachedEval;
   const log = opts.log ?? (() => undefined);
   let last = 0;
   const r = await runEval({
-    checkpoints, suite, seeds: c.eval.seeds, firstSeed: c.eval.firstSeed, hint: opts.hint, resamples: c.eval.resamples,
+    checkpoints, suite, seeds: opts.seeds ?? c.eval.seeds, firstSeed: c.eval.firstSeed, hint: opts.hint, resamples: c.eval.resamples,
     loop: { designer: { validationSeeds: c.eval.validationSeeds } }, log,
     onProgress: (ck, p) => {
       if (p.episodes < p.total && p.seconds - last < 10) return;

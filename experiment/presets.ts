@@ -25,6 +25,12 @@ export interface ExperimentEvalOptions {
   resamples: number;
   /** Validation seeds of the suite's modules (loop.designer.validationSeeds). */
   validationSeeds: number;
+  /**
+   * A second suite played by the base and every final checkpoint (no curve points), on its own seed count from the
+   * same first seed: envs/heldout-near in the default preset, whose figures are reported beside the main suite's
+   * (results.json `near`); null = none.
+   */
+  near: { suite: string; seeds: number } | null;
 }
 
 export interface ExperimentConfig {
@@ -67,14 +73,14 @@ export const PRESETS: Record<string, ExperimentConfig> = {
   smoke: {
     preset: 'smoke', budgetTokens: 6_000, arms: ['spade', 'fixed-envs'], seeds: { spade: 1, 'fixed-envs': 1 },
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 2, set: SMOKE_LOOP,
-    eval: { suite: 'envs/heldout', files: ['games/walk-line.js', 'reasoning/add-two.js', 'tools/copy-call.js'], seeds: 2, firstSeed: 1001, hint: true, resamples: 500, validationSeeds: 2 },
+    eval: { suite: 'envs/heldout', files: ['games/walk-line.js', 'reasoning/add-two.js', 'tools/copy-call.js'], seeds: 2, firstSeed: 1001, hint: true, resamples: 500, validationSeeds: 2, near: null },
   },
   default: {
     preset: 'default', budgetTokens: 150_000, arms: [...ARM_NAMES], seeds: {},
     // Two designs an iteration (the loop's default is 4): an iteration of a designing arm costs about 5k tokens, so
     // runs end within about 2% of the budget of each other.
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
-    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8 },
+    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 16 } },
   },
 };
 
@@ -125,6 +131,13 @@ export function validateExperimentConfig(c: ExperimentConfig): ExperimentConfig 
   if (typeof c.eval.hint !== 'boolean') throw new OptionsError('experiment.eval.hint', 'true or false', c.eval.hint);
   posInt('experiment.eval.resamples', c.eval.resamples);
   posInt('experiment.eval.validationSeeds', c.eval.validationSeeds);
+  const near = c.eval.near;
+  if (near !== null) {
+    if (typeof near !== 'object' || Array.isArray(near)) throw new OptionsError('experiment.eval.near', 'null or { suite, seeds }', near);
+    for (const k of Object.keys(near)) if (k !== 'suite' && k !== 'seeds') throw new OptionsError(`experiment.eval.near.${k}`, 'one of suite, seeds', k);
+    str('experiment.eval.near.suite', near.suite);
+    posInt('experiment.eval.near.seeds', near.seeds);
+  }
   return c;
 }
 

@@ -1,5 +1,6 @@
 // results.json of an experiment, pure: the eval report of every final checkpoint (and the base), and per arm its runs'
-// compute, learning curves and loop figures, with the headline seed-paired difference SPADE − fixed environments.
+// compute, learning curves and loop figures, with the headline seed-paired difference SPADE − fixed environments; the
+// same comparisons on the near suite (eval.near) when it was played.
 //
 // Seed pairing: run seed i of SPADE is paired with run seed i of the fixed baseline; each pair's held-out tables
 // (environments × eval seeds, the same episodes for both) are differenced cell by cell, the pairs' differences are
@@ -28,6 +29,8 @@ export interface RunInput {
   eval: CachedEval;
   /** The intermediate curve points' (no hint); null without any. */
   curveEval?: CachedEval | null;
+  /** The final checkpoint's evaluation on the near suite (eval.near); null without one. */
+  nearEval?: CachedEval | null;
 }
 
 export interface RunResult {
@@ -67,18 +70,32 @@ export interface ArmResult {
   runs: RunResult[];
 }
 
+type Diff = { mean: number; ci95: [number, number] };
+
+/** The second suite's figures (eval.near): the base and every arm's final checkpoints, the same comparisons. */
+export interface NearResults {
+  suite: string;
+  seeds: number;
+  environments: number;
+  base: Held;
+  arms: Partial<Record<ArmName, Held & { minusBase: Diff | null }>>;
+  spadeMinusFixed: (Diff & { pairs: number }) | null;
+}
+
 export interface ExperimentResults {
   experiment: { preset: string; budgetTokens: number; arms: ArmName[]; seeds: Record<string, number>; baseCheckpoint: string; curvePoints: number; set: Record<string, unknown>; eval: ExperimentConfig['eval'] };
   /** Every final checkpoint's eval result (and the base's), one report per arm run as `spade eval --json` writes it. */
-  eval: { base: EvalReport; runs: Record<string, EvalReport>; curves: Record<string, EvalReport> };
+  eval: { base: EvalReport; runs: Record<string, EvalReport>; curves: Record<string, EvalReport>; near: { base: EvalReport; runs: Record<string, EvalReport> } | null };
   base: CheckpointResult;
   arms: Partial<Record<ArmName, ArmResult>>;
   accounting: { totals: Record<string, number>; spread: number; maxOverMin: number; within5Percent: boolean };
-  heldout: { spadeMinusFixed: { mean: number; ci95: [number, number]; pairs: number } | null; minusBase: Partial<Record<ArmName, { mean: number; ci95: [number, number] } | null>> };
+  heldout: { spadeMinusFixed: (Diff & { pairs: number }) | null; minusBase: Partial<Record<ArmName, Diff | null>> };
   /** The SPADE arm's (null without it). */
   novelFraction: number | null;
   newStructureFraction: number | null;
   regret: { feasibleMean: number | null; allMean: number | null };
+  /** The near suite's figures (null when eval.near is null or was not played). */
+  near: NearResults | null;
 }
 
 type Table = number[][];
@@ -111,7 +128,40 @@ function held(tablesNo: Table[], tablesHint: Table[], resamples: number): Held {
   return { meanReturnNoHint: n?.mean ?? null, ci95NoHint: n?.ci95 ?? null, meanReturnHint: h?.mean ?? null, ci95Hint: h?.ci95 ?? null };
 }
 
-export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoint: string, runs: readonly RunInput[]): ExperimentResults {
+/** SPADE − fixed environments, seed-paired: run seed i of each arm, tables averaged over the pairs, then differenced. */
+function spadeMinusFixedOf(runs: readonly RunInput[], table: (r: RunInput) => Table, resamples: number): (Diff & { pairs: number }) | null {
+  const spade = runs.filter((r) => r.arm === 'spade').sort((a, b) => a.seed - b.seed);
+  const fixed = runs.filter((r) => r.arm === 'fixed-envs').sort((a, b) => a.seed - b.seed);
+  const pairs = Math.min(spade.length, fixed.length);
+  if (pairs === 0) return null;
+  const d = pairedDifference(averageTables(spade.slice(0, pairs).map(table)), averageTables(fixed.slice(0, pairs).map(table)), { resamples });
+  return d ? { mean: d.mean, ci95: d.ci95, pairs } : null;
+}
+
+/** The near suite's figures, over the environments the base and every run's final checkpoint played. */
+function nearResults(c: ExperimentConfig, baseNear: CachedEval | null | undefined, baseCheckpoint: string, runs: readonly RunInput[]): NearResults | null {
+  if (!c.eval.near || !baseNear || runs.some((r) => !r.nearEval)) return null;
+  const resamples = c.eval.resamples;
+  const keys = Object.keys(baseNear.report.results[0]!.envs).filter((k) => runs.every((r) => r.nearEval!.returns.every((x) => k in x.envs)));
+  if (keys.length === 0) return null;
+  const no = (r: RunInput) => tableOf(r.nearEval!, r.finalCheckpoint, keys, false)!;
+  const hint = (r: RunInput) => tableOf(r.nearEval!, r.finalCheckpoint, keys, true)!;
+  const baseNo = tableOf(baseNear, baseCheckpoint, keys, false)!;
+  const arms: NearResults['arms'] = {};
+  for (const arm of c.arms) {
+    const rs = runs.filter((r) => r.arm === arm);
+    if (rs.length === 0) continue;
+    const d = pairedDifference(averageTables(rs.map(no)), baseNo, { resamples });
+    arms[arm] = { ...held(rs.map(no), c.eval.hint ? rs.map(hint) : [], resamples), minusBase: d ? { mean: d.mean, ci95: d.ci95 } : null };
+  }
+  const baseHint = c.eval.hint ? tableOf(baseNear, baseCheckpoint, keys, true) : null;
+  return {
+    suite: c.eval.near.suite, seeds: c.eval.near.seeds, environments: keys.length,
+    base: held([baseNo], baseHint ? [baseHint] : [], resamples), arms, spadeMinusFixed: spadeMinusFixedOf(runs, no, resamples),
+  };
+}
+
+export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoint: string, runs: readonly RunInput[], baseNear?: CachedEval | null): ExperimentResults {
   const resamples = c.eval.resamples;
   // Environments every checkpoint played (validation is per call; a module that flaked invalid in one is left out).
   const keys = Object.keys(base.report.results[0]!.envs).filter((k) => runs.every((r) => r.eval.returns.every((x) => k in x.envs)));
@@ -159,15 +209,8 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     const d = keys.length ? pairedDifference(averageTables(rs.map(finalNo)), baseNo, { resamples }) : null;
     minusBase[arm] = d ? { mean: d.mean, ci95: d.ci95 } : null;
   }
-  const spade = runs.filter((r) => r.arm === 'spade').sort((a, b) => a.seed - b.seed);
-  const fixed = runs.filter((r) => r.arm === 'fixed-envs').sort((a, b) => a.seed - b.seed);
-  const pairs = Math.min(spade.length, fixed.length);
-  let spadeMinusFixed: ExperimentResults['heldout']['spadeMinusFixed'] = null;
-  if (pairs > 0 && keys.length > 0) {
-    const a = averageTables(spade.slice(0, pairs).map(finalNo)), b = averageTables(fixed.slice(0, pairs).map(finalNo));
-    const d = pairedDifference(a, b, { resamples });
-    if (d) spadeMinusFixed = { mean: d.mean, ci95: d.ci95, pairs };
-  }
+  const spadeMinusFixed = keys.length > 0 ? spadeMinusFixedOf(runs, finalNo, resamples) : null;
+  const near = nearResults(c, baseNear, baseCheckpoint, runs);
   const totals = Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.metrics.tokens.total]));
   const agree = tokenAgreement(Object.values(totals));
   return {
@@ -175,7 +218,9 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       preset: c.preset, budgetTokens: c.budgetTokens, arms: c.arms, seeds: Object.fromEntries(c.arms.map((a) => [a, arms[a]?.seeds ?? 0])),
       baseCheckpoint: c.baseCheckpoint, curvePoints: c.curvePoints, set: c.set, eval: c.eval,
     },
-    eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])), curves: Object.fromEntries(runs.filter((r) => r.curveEval).map((r) => [`${r.arm}-s${r.seed}`, r.curveEval!.report])) },
+    eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])), curves: Object.fromEntries(runs.filter((r) => r.curveEval).map((r) => [`${r.arm}-s${r.seed}`, r.curveEval!.report])),
+      near: near && baseNear ? { base: baseNear.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.nearEval!.report])) } : null,
+    },
     base: base.report.results[0]!,
     arms,
     accounting: { totals, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },
@@ -183,5 +228,6 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     novelFraction: arms.spade?.novelFraction ?? null,
     newStructureFraction: arms.spade?.newStructureFraction ?? null,
     regret: { feasibleMean: arms.spade?.regret.feasibleMean ?? null, allMean: arms.spade?.regret.allMean ?? null },
+    near,
   };
 }

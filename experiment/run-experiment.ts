@@ -45,6 +45,10 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
   const baseCheckpoint = resolve(c.baseCheckpoint);
   log(`experiment ${outDir}: arms ${c.arms.map((a) => `${a}×${seedsOf(c, a)}`).join(', ')}, budget ${c.budgetTokens} policy tokens each`);
   const base = await evaluateCached(c, suite, [baseCheckpoint], join(outDir, 'base-eval.json'), { hint: c.eval.hint, log });
+  // The near tier: the base and the final checkpoints only, on its own seed count.
+  const near = c.eval.near ? { suite: resolve(c.eval.near.suite), seeds: c.eval.near.seeds } : null;
+  const nearOf = (ck: string, file: string) => (near ? evaluateCached(c, near.suite, [ck], file, { hint: c.eval.hint, seeds: near.seeds, log }) : Promise.resolve(null));
+  const baseNear = await nearOf(baseCheckpoint, join(outDir, 'base-eval-near.json'));
   const runs: RunInput[] = [];
   const maxSeeds = Math.max(...c.arms.map((a) => seedsOf(c, a)));
   // Progress over the arm runs (each with its evaluation); the pace so far gives the time left.
@@ -63,11 +67,12 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
       const ev = await evaluateCached(c, suite, [rec.finalCheckpoint], join(rec.runDir, 'eval.json'), { hint: c.eval.hint, log });
       const mid = curve.slice(0, -1).map((p) => p.checkpoint);
       const curveEval = mid.length ? await evaluateCached(c, suite, mid, join(rec.runDir, 'eval-curve.json'), { hint: false, log }) : null;
-      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval });
+      const nearEval = await nearOf(rec.finalCheckpoint, join(rec.runDir, 'eval-near.json'));
+      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval, nearEval });
       finished++;
       log(`experiment ${progressBar(finished / total, `${total} arm runs`, etaSeconds(finished / total, (Date.now() - started) / 1000), 20)}`);
     }
-  const results = buildResults(c, base, baseCheckpoint, runs);
+  const results = buildResults(c, base, baseCheckpoint, runs, baseNear);
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(outDir, 'summary.md'), formatSummary(results));
   log(`experiment ${outDir}: results.json and summary.md written`);

@@ -27,6 +27,19 @@ export function formatSummary(r: ExperimentResults): string {
   lines.push('', d
     ? `**SPADE − fixed environments**, held-out no-hint return, seed-paired (${d.pairs} pair${d.pairs > 1 ? 's' : ''}): ${f(d.mean)}${ci(d.ci95)}${d.ci95[0] > 0 ? ' — SPADE ahead' : d.ci95[1] < 0 ? ' — the fixed baseline ahead' : ' — no difference the interval can tell apart from zero'}.`
     : '**SPADE − fixed environments**: not measured (both arms are needed).');
+  const n = r.near;
+  if (n) {
+    lines.push('', `## Near suite: \`${n.suite}\` (${n.environments} modules × ${n.seeds} seeds, final checkpoints only)`, '',
+      'Library families the agent trained on, at other knob settings: generalisation one step from training, reported beside the held-out suite, never instead of it.', '',
+      '| arm | no hint | hint | no hint − base |', '|---|---|---|---|',
+      `| base checkpoint | ${f(n.base.meanReturnNoHint)}${ci(n.base.ci95NoHint)} | ${f(n.base.meanReturnHint)}${ci(n.base.ci95Hint)} | — |`);
+    for (const arm of e.arms) {
+      const a = n.arms[arm];
+      if (a) lines.push(`| ${arm} | ${f(a.meanReturnNoHint)}${ci(a.ci95NoHint)} | ${f(a.meanReturnHint)}${ci(a.ci95Hint)} | ${a.minusBase ? `${f(a.minusBase.mean)}${ci(a.minusBase.ci95)}` : '—'} |`);
+    }
+    const nd = n.spadeMinusFixed;
+    lines.push('', nd ? `SPADE − fixed environments on the near suite, seed-paired (${nd.pairs} pair${nd.pairs > 1 ? 's' : ''}): ${f(nd.mean)}${ci(nd.ci95)}.` : 'SPADE − fixed environments on the near suite: not measured.');
+  }
   lines.push('', `Compute agreement: run totals ${Object.entries(r.accounting.totals).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
   // Arms may have different points (a run that ended before a snapshot's checkpoint lacks it): one column per fraction.
   const fractions = [...new Set(e.arms.flatMap((a) => (r.arms[a]?.curve ?? []).map((p) => p.fraction)))].sort((x, y) => x - y);
