@@ -122,7 +122,7 @@ t.test('a retried design job publishes, remembers and reports the verdict of its
   t.equal((await memory.get(envIdOf('job-c')))?.entry.code, GOOD_C.trim(), 'C: the accepted environment is in the memory');
   t.same(verdictsOf('job-c')[1], verdictsOf('job-c')[0], "C: the retry publishes the first attempt's outputs");
 
-  t.match(designer.stats, { jobs: 6, accepted: 4, rejected: 2 }, "each attempt counts the verdict that stands, not its own sample's");
+  t.match(designer.stats, { jobs: 6, accepted: 4, rejected: 2, replayed: 3 }, "each attempt counts the verdict that stands, not its own sample's");
   t.equal(policy.prompts.length, 6, 'each attempt sampled (the discarded samples are never published)');
   await memory.close();
 });
