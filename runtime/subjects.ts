@@ -78,6 +78,11 @@ export const BUCKETS = {
   policy: 'spade_policy',
   /** Environment memory: accepted environments with their stats (key: memoryKey(envId), actors/loop/memory/memory-entry.ts). */
   envMemory: 'spade_env_memory',
+  /**
+   * The verdict each design job claimed first (key: memoryKey(envId); value: a design.outcome record), so a retried
+   * job republishes it instead of a new sample's; entries expire after topology.maxAgeHours, like the env stream.
+   */
+  designOutcomes: 'spade_design_outcomes',
   /** Run bookkeeping of the coordinator (next iteration, run id) so a resumed run continues. */
   run: 'spade_run',
   /** Learner-group heartbeats (key: host id → the last round it applied); entries expire after host.memberTtlMs. */

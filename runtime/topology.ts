@@ -54,6 +54,9 @@ export function consumerFor(role: string, subject: string): ConsumerDecl {
   return decl;
 }
 
+/** topology.maxAgeHours in whole milliseconds: the retention of event streams and of design outcomes. */
+const maxAgeMs = (cfg: ClusterConfig): number => Math.round(cfg.topology.maxAgeHours * 3600 * 1000);
+
 export function streamConfig(decl: StreamDecl, cfg: ClusterConfig): Partial<StreamConfig> & { name: string } {
   const base = {
     name: decl.name,
@@ -67,7 +70,7 @@ export function streamConfig(decl: StreamDecl, cfg: ClusterConfig): Partial<Stre
   if (decl.kind === 'transient') {
     return { ...base, storage: StorageType.Memory, num_replicas: 1, retention: RetentionPolicy.Limits, max_age: TRANSIENT_MAX_AGE_MS * NANOS, duplicate_window: TRANSIENT_MAX_AGE_MS * NANOS, max_bytes: TRANSIENT_MAX_BYTES };
   }
-  return { ...base, retention: RetentionPolicy.Limits, max_age: Math.round(cfg.topology.maxAgeHours * 3600 * 1000) * NANOS };
+  return { ...base, retention: RetentionPolicy.Limits, max_age: maxAgeMs(cfg) * NANOS };
 }
 
 /** Creates or updates one durable consumer for `role` on `stream`. */
@@ -122,6 +125,8 @@ export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Prom
   await conn.kvm.create(BUCKETS.members, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
   await conn.kvm.create(BUCKETS.policy, { history: 16, replicas, storage });
   await conn.kvm.create(BUCKETS.envMemory, { history: 4, replicas, storage });
+  // An outcome keeps a job's env.* records consistent across its redeliveries; it is kept as long as those records.
+  await conn.kvm.create(BUCKETS.designOutcomes, { history: 1, ttl: maxAgeMs(cfg), replicas, storage });
   await conn.kvm.create(BUCKETS.run, { history: 4, replicas, storage });
   await conn.kvm.create(BUCKETS.learners, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
   await conn.kvm.create(BUCKETS.learnerRounds, { history: 1, replicas, storage });

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const c = policy.config;
   console.log(`model ${c.layers}x${c.width} (heads ${c.heads}, context ${c.contextLength}, vocab ${c.vocab}); ${JOBS} jobs per measurement`);
 
-  const designerDeps: DesignerDeps = { policy, sandbox: pool, options, corpus: null, memory: null };
+  const designerDeps: DesignerDeps = { policy, sandbox: pool, options, corpus: null, memory: null, outcomes: null };
   const designRun = (concurrent: boolean, tag: string) => timed(async () => {
     const jobs = Array.from({ length: JOBS }, (_, i) => ({ jobId: `${tag}-${i}`, iteration: 0, seed: i }));
     const tokens0 = policy.stats.tokens;

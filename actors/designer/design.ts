@@ -1,13 +1,14 @@
 // The designer's logic for one design job, apart from the runtime: ground on a document, recall memory, sample a
-// module, validate it, and turn the verdict into outputs (accepted + rollout job, or rejected) with stable msgIds.
+// module, validate it, claim the verdict as the job's outcome, and turn the outcome that stands into outputs
+// (accepted + rollout job, or rejected) with stable msgIds.
 import type { ActorOutput } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { makeRandom } from '../../sandbox/index.js';
 import type { ValidationReport } from '../../sandbox/index.js';
 import type { Sandbox } from '../sandbox/sandbox-client.js';
-import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type Sample } from '../loop/messages.js';
+import { EnvAccepted, EnvRejected, RolloutJob, type AcceptedEnv, type DesignJobBody, type DesignOutcomeBody, type Sample } from '../loop/messages.js';
 import type { LoopOptions } from '../loop/options.js';
-import { LoopError } from '../loop/errors.js';
+import { DesignOutcomeError, LoopError } from '../loop/errors.js';
 import { newMemoryEntry, type MemoryEntry } from '../loop/memory/memory-entry.js';
 import { retrieve } from '../loop/memory/retrieve.js';
 import type { Policy } from '../loop/policy/policy-service.js';
@@ -15,6 +16,7 @@ import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
 import { broughtWords } from './grounding.js';
 import { pickFamily, pickParent } from './parent.js';
+import type { DesignOutcomes } from './outcome-store.js';
 
 /** A grounding document as the designer uses it. */
 export interface GroundingDoc {
@@ -30,20 +32,29 @@ export interface DesignerDeps {
   options: LoopOptions;
   /** Draws a document for a seeded random stream; null = no corpus (noCorpus, or none loaded). */
   corpus: ((random: () => number) => GroundingDoc) | null;
-  /** Environment memory: read for retrieval, written on acceptance; null = none. */
+  /** Environment memory: read for retrieval, written on acceptance (add keeps the first entry of an envId); null = none. */
   memory: { entries(): MemoryEntry[]; add(entry: MemoryEntry): Promise<boolean> } | null;
+  /**
+   * Where a job's verdict is claimed before anything is remembered or published (OutcomeStore); a retried job gets
+   * the first attempt's verdict back and republishes it. null = no claim: only for callers that run a job once.
+   */
+  outcomes: DesignOutcomes | null;
   /** The fixed-environment baseline's library (loaded when ablations.fixedEnvs). */
   library?: LibraryEnv[];
   /** The library modules the designer may edit (parents when memory has none; editableLibrary()). */
   parents?: LibraryEnv[];
 }
 
+/** The outcome that stands for the job (this attempt's, or an earlier attempt's it lost the claim to). */
 export interface DesignResult {
   outputs: ActorOutput[];
   accepted: AcceptedEnv | null;
   /** The failing stage when rejected. */
   stage?: string;
+  /** The designer sample the published verdict carries (absent for library environments). */
   sample?: Sample;
+  /** True when an earlier attempt of the job had claimed the outcome: this attempt's own sample was discarded. */
+  replayed: boolean;
 }
 
 /** The environment id of a design job; every output of the job derives its msgId from it. */
@@ -77,19 +88,47 @@ function failure(report: ValidationReport): { stage: string; reason: string } {
   return { stage, reason: reason.slice(0, 2000) };
 }
 
-function acceptedOutputs(env: AcceptedEnv, o: LoopOptions, seedBase: number): ActorOutput[] {
-  return [
-    { subject: SUBJECTS.envAccepted, type: EnvAccepted, body: env, msgId: `env:${env.envId}` },
-    { subject: SUBJECTS.jobRollout, type: RolloutJob, body: { env, k: o.k, seedBase }, msgId: `rollout:${env.envId}` },
-  ];
-}
-
-async function remember(deps: DesignerDeps, env: AcceptedEnv, source: 'designer' | 'library'): Promise<void> {
+/** Writes an accepted environment to the memory; library environments (no designer sample) are marked so. */
+async function remember(deps: DesignerDeps, env: AcceptedEnv): Promise<void> {
   if (!deps.memory) return;
+  const source = env.designer ? 'designer' : 'library';
   await deps.memory.add(newMemoryEntry({
     envId: env.envId, name: env.spec.name, description: env.spec.description, family: env.family, codeHash: env.codeHash, code: env.code,
     ...(env.doc ? { docId: env.doc.id } : {}), parents: env.parents, iteration: env.iteration, source,
   }));
+}
+
+/** The accepted outcome of `env`: its rollout job inherits the job's version floor (agents sample no older weights). */
+function acceptedOutcome(env: AcceptedEnv, o: LoopOptions, job: DesignJobBody): DesignOutcomeBody {
+  const floor = job.minPolicyVersion !== undefined ? { minPolicyVersion: job.minPolicyVersion } : {};
+  return { envId: env.envId, rollout: { env, k: o.k, seedBase: job.seed, ...floor } };
+}
+
+/** An outcome's outputs: the same msgIds whichever attempt publishes them, so the streams keep one copy. */
+export function outcomeOutputs(outcome: DesignOutcomeBody): ActorOutput[] {
+  const { envId, rollout, rejected } = outcome;
+  if (rejected) return [{ subject: SUBJECTS.envRejected, type: EnvRejected, body: rejected, msgId: `env:${envId}` }];
+  if (!rollout) throw new DesignOutcomeError(`design outcome of ${envId} holds no verdict`, { envId });
+  return [
+    { subject: SUBJECTS.envAccepted, type: EnvAccepted, body: rollout.env, msgId: `env:${envId}` },
+    { subject: SUBJECTS.jobRollout, type: RolloutJob, body: rollout, msgId: `rollout:${envId}` },
+  ];
+}
+
+/**
+ * Claims `mine` as the job's outcome, or takes the one an earlier attempt claimed; only the outcome that stands is
+ * remembered (when accepted) and published. Remembering after the claim, on every attempt, covers an attempt that
+ * died between its claim and its memory write; memory.add keeps the first entry of an envId, so a repeat is a no-op.
+ */
+async function settle(mine: DesignOutcomeBody, deps: DesignerDeps): Promise<DesignResult> {
+  const { outcome, first } = deps.outcomes ? await deps.outcomes.claim(mine) : { outcome: mine, first: true };
+  const env = outcome.rollout?.env ?? null;
+  if (env) await remember(deps, env);
+  const sample = env ? env.designer : outcome.rejected?.designer;
+  return {
+    outputs: outcomeOutputs(outcome), accepted: env,
+    ...(outcome.rejected ? { stage: outcome.rejected.stage } : {}), ...(sample ? { sample } : {}), replayed: !first,
+  };
 }
 
 /** The fixed-environment baseline: a seeded pick from the library, published as accepted without a designer sample. */
@@ -104,8 +143,7 @@ async function pickLibrary(job: DesignJobBody, deps: DesignerDeps): Promise<Desi
     envId: envIdOf(job.jobId), jobId: job.jobId, iteration: job.iteration, code: pick.code, codeHash: first.codeHash,
     spec: { name, description, hint, maxTurns }, family: pick.family, parents: [], validation: { ms: 0 },
   };
-  await remember(deps, env, 'library');
-  return { outputs: acceptedOutputs(env, deps.options, job.seed), accepted: env };
+  return settle(acceptedOutcome(env, deps.options, job), deps);
 }
 
 export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: AbortSignal): Promise<DesignResult> {
@@ -137,8 +175,7 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
   const report: ValidationReport | null = code === '' ? null : await deps.sandbox.validate(code, { seeds: o.designer.validationSeeds });
   if (!report || !report.ok || !report.spec) {
     const { stage, reason } = report ? failure(report) : { stage: 'parse', reason: 'the completion holds no module (empty text)' };
-    const body = { ...base, code, stage, reason, designer: sample };
-    return { outputs: [{ subject: SUBJECTS.envRejected, type: EnvRejected, body, msgId: `env:${envId}` }], accepted: null, stage, sample };
+    return settle({ envId, rejected: { ...base, code, stage, reason, designer: sample } }, deps);
   }
   const { name, description, hint, maxTurns } = report.spec;
   const st = report.stats;
@@ -154,8 +191,7 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
     },
     ...(grounding ? { grounding } : {}),
   };
-  await remember(deps, env, 'designer');
-  return { outputs: acceptedOutputs(env, o, job.seed), accepted: env, sample };
+  return settle(acceptedOutcome(env, o, job), deps);
 }
 
 /** Grounding counts of an accepted module: against its document, and against another one drawn on a stream of its own. */

@@ -1,12 +1,12 @@
 // The designer role: pulls design jobs and runs design() with the process's shared policy, a sandbox, the
-// environment memory and the corpus, all opened in start() (or injected, for tests and embedding).
+// environment memory, the outcome records and the corpus, all opened in start() (or injected, for tests and embedding).
 import { leasePolicyAndSandbox } from '../loop/leases.js';
 import { awaitPolicyVersion } from '../loop/policy/await-version.js';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
-import { DesignJob, RolloutJob, type DesignJobBody } from '../loop/messages.js';
+import { DesignJob, type DesignJobBody } from '../loop/messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop/options.js';
 import { MemoryStore } from '../loop/memory/memory-store.js';
 import type { Policy } from '../loop/policy/policy-service.js';
@@ -14,6 +14,7 @@ import type { Sandbox } from '../sandbox/sandbox-client.js';
 import { unpackInts } from '../loop/packed.js';
 import { metricOutputs } from '../loop/metrics.js';
 import { design, envIdOf, type DesignerDeps, type GroundingDoc } from './design.js';
+import { OutcomeStore } from './outcome-store.js';
 import { loadLibraryEnvs } from './library-envs.js';
 import { editableLibrary, parentFits } from './parent.js';
 import { resolve } from 'node:path';
@@ -33,6 +34,8 @@ export interface DesignerStats {
   rejected: number;
   /** Rejections by failing stage. */
   stages: Record<string, number>;
+  /** Jobs whose earlier attempt had claimed the outcome (republished; this attempt's sample discarded). */
+  replayed: number;
 }
 
 export function groundingDoc(c: CorpusChunk): GroundingDoc {
@@ -45,8 +48,9 @@ export type DesignerActor = Actor<DesignJobBody> & { readonly stats: DesignerSta
 
 export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerActor {
   let deps: DesignerDeps | null = null;
+  let log: (line: string) => void = () => undefined;
   const cleanups: Array<() => Promise<void>> = [];
-  const stats: DesignerStats = { jobs: 0, accepted: 0, rejected: 0, stages: {} };
+  const stats: DesignerStats = { jobs: 0, accepted: 0, rejected: 0, stages: {}, replayed: 0 };
 
   async function open(env: ActorEnv): Promise<DesignerDeps> {
     const options: LoopOptions = opts.options ? validateLoopOptions(opts.options) : loopOptionsOf(env.config);
@@ -55,6 +59,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
     await memory.sync(); // the complete view before the first job; the watch keeps it current
     await memory.watch();
     cleanups.push(() => memory.close());
+    const outcomes = await OutcomeStore.open(env.conn);
     let corpus = opts.corpus ?? null;
     if (!corpus && !options.ablations.noCorpus && !options.ablations.fixedEnvs) {
       const c = await openCorpus(options.corpus.paths.length ? { paths: options.corpus.paths } : {});
@@ -66,7 +71,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
     // designer learned to edit these, and without a parent it writes nothing it was taught.
     const parents = editableLibrary(loadLibraryEnvs(), parentFits(policy));
     env.log(`designer: ${parents.length} editable library parents (${parents.map((p) => p.name).join(', ')})`);
-    return { policy, sandbox, options, corpus, memory, parents, ...(library ? { library } : {}) };
+    return { policy, sandbox, options, corpus, memory, outcomes, parents, ...(library ? { library } : {}) };
   }
 
   return {
@@ -74,16 +79,19 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
     input: { consumer: consumerFor('designer', SUBJECTS.jobDesign), type: DesignJob },
     stats,
     async start(env) {
+      log = env.log;
       deps = await open(env);
     },
     async handle(job, ctx) {
       const t0 = performance.now();
       await awaitPolicyVersion(deps!.policy, job.minPolicyVersion, ctx.signal);
       const r = await design(job, deps!, ctx.signal);
-      // The rollout inherits the job's version floor, so the agent samples no older weights either.
-      if (job.minPolicyVersion !== undefined)
-        for (const o of r.outputs) if (o.type === RolloutJob) (o.body as { minPolicyVersion?: number }).minPolicyVersion = job.minPolicyVersion;
+      // Stats and metrics follow the outcome that stands (a replay's own sample was discarded, not published).
       stats.jobs++;
+      if (r.replayed) {
+        stats.replayed++;
+        log(`designer: ${envIdOf(job.jobId)} was settled by an earlier attempt (${r.accepted ? 'accepted' : 'rejected'}); republishing it`);
+      }
       if (r.accepted) stats.accepted++;
       else {
         stats.rejected++;
@@ -93,6 +101,7 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       const metrics = metricOutputs('designer', ctx.hostId, envIdOf(job.jobId), {
         'job.ms': performance.now() - t0,
         accepted: r.accepted ? 1 : 0,
+        ...(r.replayed ? { replayed: 1 } : {}),
         ...(versions ? { 'sample.tokens': versions.length, 'policy.version': versions.length ? versions[versions.length - 1]! : NaN } : {}),
       }, { iteration: String(job.iteration), ...(r.stage ? { stage: r.stage } : {}) });
       return [...r.outputs, ...metrics];

@@ -1,6 +1,7 @@
 // Public entry of the designer role.
 export { createDesignerActor, groundingDoc, type DesignerActor, type DesignerActorOptions, type DesignerStats } from './designer-actor.js';
-export { design, envIdOf, extractModule, guessFamily, type DesignerDeps, type DesignResult, type GroundingDoc } from './design.js';
+export { design, envIdOf, extractModule, guessFamily, outcomeOutputs, type DesignerDeps, type DesignResult, type GroundingDoc } from './design.js';
+export { OutcomeStore, checkOutcome, type Claimed, type DesignOutcomes } from './outcome-store.js';
 export { buildDesignerPrompt, memoryLine, type FittedPrompt } from './designer-prompt.js';
 export { loadLibraryEnvs, type LibraryEnv } from './library-envs.js';
 export { knobsOf, specNameOf, isEditable, replaceSpans, type Knob, type IntKnob, type WordsKnob } from './knobs.js';

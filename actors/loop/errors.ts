@@ -10,6 +10,12 @@ export class PolicyError extends coded(LoopError, 'POLICY') {}
 /** Reading or writing the environment memory (KV bucket) failed, or an entry there is malformed. */
 export class MemoryError extends coded(LoopError, 'ENV_MEMORY') {}
 
+/**
+ * A design job's outcome record (BUCKETS.designOutcomes) could not be claimed or read back, or the one there is
+ * malformed: the job publishes nothing and is retried (never published without a claim).
+ */
+export class DesignOutcomeError extends coded(LoopError, 'DESIGN_OUTCOME') {}
+
 /** A prompt cannot fit the model's context even with memory dropped and the document cut. */
 export class PromptTooLongError extends LoopError {
   constructor(readonly role: 'designer' | 'agent', tokens: number, limit: number) {
@@ -20,3 +26,4 @@ export class PromptTooLongError extends LoopError {
 export const isLoopError = guard(LoopError);
 export const isPolicyError = guard(PolicyError);
 export const isMemoryError = guard(MemoryError);
+export const isDesignOutcomeError = guard(DesignOutcomeError);

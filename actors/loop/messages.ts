@@ -1,5 +1,5 @@
 // Message types of the self-play loop. Flow:
-//   design.job ─▶ designer ─▶ env.accepted | env.rejected (+ rollout.job per accepted env)
+//   design.job ─▶ designer ─▶ env.accepted | env.rejected (+ rollout.job per accepted env), first claimed as a design.outcome
 //   rollout.job ─▶ agent (k episodes with hint, k without) ─▶ traj.group
 //   traj.group, env.rejected ─▶ evaluator (regret, rewards, advantages, memory) ─▶ traj.labeled
 //   traj.labeled ─▶ learner ─▶ new weights (object store + policy version in KV)
@@ -87,6 +87,17 @@ export const RolloutJob = defineMessage(
   s.object({ env: ACCEPTED_ENV, k: s.int({ min: 1, max: 256 }), seedBase: s.int({ min: 0 }), minPolicyVersion: s.optional(s.int({ min: 0 })) }),
 );
 
+/**
+ * The verdict a design job claimed first (KV bucket BUCKETS.designOutcomes, one key per envId): exactly one of
+ * `rollout` (accepted: the rollout job, whose `env` is the env.accepted body) or `rejected` (the env.rejected body).
+ * A retried job republishes this record's outputs instead of its own new sample (actors/designer/outcome-store.ts).
+ */
+export const DesignOutcome = defineMessage(
+  'design.outcome',
+  1,
+  s.object({ envId: id, rollout: s.optional(RolloutJob.schema), rejected: s.optional(EnvRejected.schema) }),
+);
+
 export const EPISODE = s.object({
   trajId: id,
   hinted: s.boolean(),
@@ -137,5 +148,6 @@ export const LabeledBatch = defineMessage(
 export type DesignJobBody = BodyOf<typeof DesignJob>;
 export type EnvRejectedBody = BodyOf<typeof EnvRejected>;
 export type RolloutJobBody = BodyOf<typeof RolloutJob>;
+export type DesignOutcomeBody = BodyOf<typeof DesignOutcome>;
 export type TrajectoryGroupBody = BodyOf<typeof TrajectoryGroup>;
 export type LabeledBatchBody = BodyOf<typeof LabeledBatch>;

@@ -15,7 +15,7 @@ t.test('ablations and the fixed-environment baseline', async (t) => {
   t.teardown(() => pool.close());
   const plain = scripted(NO_DEFAULT);
   const r = await design({ jobId: 'j', iteration: 0, seed: 1 }, {
-    policy: plain, sandbox: pool, corpus: () => doc, memory: memory(known), options: tinyLoop({ ablations: { noCorpus: true, noMemory: true } }),
+    policy: plain, sandbox: pool, corpus: () => doc, memory: memory(known), outcomes: null, options: tinyLoop({ ablations: { noCorpus: true, noMemory: true } }),
   });
   const body = r.outputs[0]!.body as { doc?: unknown; parents: string[] };
   t.equal(body.doc, undefined, 'noCorpus: no document');
@@ -23,14 +23,14 @@ t.test('ablations and the fixed-environment baseline', async (t) => {
   t.notMatch(tok.decode(plain.prompts[0]!), /Arithmetic|nim/, 'neither is in the prompt');
 
   const small = scripted(NO_DEFAULT, 160);
-  const fit = await design({ jobId: 'k', iteration: 0, seed: 1 }, { policy: small, sandbox: pool, corpus: () => doc, memory: memory(known), options: tinyLoop({ designer: { maxTokens: 60 } }) });
+  const fit = await design({ jobId: 'k', iteration: 0, seed: 1 }, { policy: small, sandbox: pool, corpus: () => doc, memory: memory(known), outcomes: null, options: tinyLoop({ designer: { maxTokens: 60 } }) });
   t.ok(small.prompts[0]!.length <= 100, `a small context drops memory lines first (${small.prompts[0]!.length} prompt tokens)`);
   t.ok((fit.outputs[0]!.body as { parents: string[] }).parents.length < 2, 'parents are only the entries shown');
 
   const library = loadLibraryEnvs();
   t.equal(library.length, 35);
   const mem = memory([]);
-  const fixed = { policy: scripted('unused'), sandbox: pool, corpus: null, memory: mem, library, options: tinyLoop({ ablations: { fixedEnvs: true } }) };
+  const fixed = { policy: scripted('unused'), sandbox: pool, corpus: null, memory: mem, outcomes: null, library, options: tinyLoop({ ablations: { fixedEnvs: true } }) };
   const a = await design({ jobId: 'f1', iteration: 0, seed: 42 }, fixed);
   const b = await design({ jobId: 'f1', iteration: 0, seed: 42 }, fixed);
   const env = a.outputs[0]!.body as AcceptedEnv;

@@ -29,7 +29,7 @@ t.test('accepted environments carry grounding counts against a control document'
     let calls = 0;
     // The design's document first, then the control stream's draws.
     const corpus = (): GroundingDoc => (calls++ === 0 ? harbour : orchard);
-    const deps = { policy: scripted(code), sandbox: pool, options, corpus, memory: memory([]), parents } as DesignerDeps;
+    const deps = { policy: scripted(code), sandbox: pool, options, corpus, memory: memory([]), outcomes: null, parents } as DesignerDeps;
     const r = await design({ jobId, iteration: 1, seed: 5 }, deps);
     t.ok(r.accepted, `${jobId} validates`);
     return (r.outputs[0]!.body as AcceptedEnv).grounding;

@@ -21,7 +21,7 @@ t.test('designer verdicts', async (t) => {
   t.teardown(() => pool.close());
   const options = tinyLoop({ k: 3 });
   const deps = (text: string, mem = memory(known), over: Partial<DesignerDeps> = {}): DesignerDeps & { policy: ReturnType<typeof scripted> } =>
-    ({ policy: scripted(text), sandbox: pool, options, corpus: () => doc, memory: mem, ...over }) as DesignerDeps & { policy: ReturnType<typeof scripted> };
+    ({ policy: scripted(text), sandbox: pool, options, corpus: () => doc, memory: mem, outcomes: null, ...over }) as DesignerDeps & { policy: ReturnType<typeof scripted> };
 
   const mem = memory(known);
   const d = deps(`\`\`\`js\n${GOOD}\`\`\``, mem);

@@ -22,7 +22,7 @@ t.test('the designer edits a parent and remembers its code', async (t) => {
   const parents = editableLibrary(library, () => true);
 
   const fresh = memory([]);
-  const d1 = { policy: scripted(child), sandbox: pool, options, corpus: () => doc, memory: fresh, parents } as DesignerDeps & { policy: ReturnType<typeof scripted> };
+  const d1 = { policy: scripted(child), sandbox: pool, options, corpus: () => doc, memory: fresh, outcomes: null, parents } as DesignerDeps & { policy: ReturnType<typeof scripted> };
   const r1 = await design({ jobId: 'job-p1', iteration: 1, seed: 3 }, d1);
   t.ok(r1.accepted, 'the child validates');
   const env1 = r1.outputs[0]!.body as AcceptedEnv;
@@ -35,7 +35,7 @@ t.test('the designer edits a parent and remembers its code', async (t) => {
   const entry = { ...newMemoryEntry({ envId: 'env-mem', name: 'gate-code', description: 'Doors.', family: 'reasoning', codeHash: 'h', code: door.code, parents: [], iteration: 0, source: 'designer' }) };
   const withParent = memory([entry]);
   const o2 = { ...options, designer: { ...options.designer, libraryParents: 0, familyBalance: false } };
-  const d2 = { policy: scripted(child), sandbox: pool, options: o2, corpus: () => doc, memory: withParent, parents } as DesignerDeps & { policy: ReturnType<typeof scripted> };
+  const d2 = { policy: scripted(child), sandbox: pool, options: o2, corpus: () => doc, memory: withParent, outcomes: null, parents } as DesignerDeps & { policy: ReturnType<typeof scripted> };
   const r2 = await design({ jobId: 'job-p2', iteration: 2, seed: 4 }, d2);
   const env2 = r2.outputs[0]!.body as AcceptedEnv;
   t.same(env2.parents, ['env-mem'], 'the memory parent, once');

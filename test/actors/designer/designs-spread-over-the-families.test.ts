@@ -21,7 +21,7 @@ async function families(balance: boolean): Promise<Record<string, number>> {
   const base = tinyLoop({ k: 2 });
   const options = { ...base, designer: { ...base.designer, libraryParents: 0, familyBalance: balance } };
   // An empty completion is rejected before validation: the test reads only which parent each design was shown.
-  const deps = { policy: scripted(''), sandbox: null, options, corpus: () => doc, memory: memory(lineage), parents } as unknown as DesignerDeps;
+  const deps = { policy: scripted(''), sandbox: null, options, corpus: () => doc, memory: memory(lineage), outcomes: null, parents } as unknown as DesignerDeps;
   const counts: Record<string, number> = {};
   for (let seed = 1; seed <= 30; seed++) {
     const r = await design({ jobId: `job-f${seed}`, iteration: 1, seed }, deps);

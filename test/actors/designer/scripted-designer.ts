@@ -10,10 +10,16 @@ export const tok = loadTokenizer('bpe-2048');
 
 /** Returns `text` as the completion of whatever prompt it gets; remembers the prompts. */
 export function scripted(text: string, contextLength = 2048): Policy & { prompts: number[][] } {
+  return scriptedInTurn([text], contextLength);
+}
+
+/** Returns `texts[i]` as the i-th completion (the last one repeats): a policy whose output changes between calls. */
+export function scriptedInTurn(texts: readonly string[], contextLength = 2048): Policy & { prompts: number[][] } {
   const prompts: number[][] = [];
   return {
     tokenizer: tok, contextLength, prompts,
     async sample(prompt): Promise<Sample> {
+      const text = texts[Math.min(prompts.length, texts.length - 1)]!;
       prompts.push(prompt);
       const ids = [...tok.encode(text), tok.specialId('<|end_turn|>')];
       return { promptTokens: packInts(prompt), tokens: packInts(ids), logprobs: packFloats(ids.map(() => -1)), versions: packInts(ids.map(() => 2)), text, finishReason: 'stop' };
