@@ -46,7 +46,9 @@ t.test('a short run on a Hugging Face directory', { timeout: 400_000 }, async (t
   t.ok(groups.length >= 1, `${groups.length} trajectory groups`);
   const m = await loadModel(model);
   const first = groups[0]!.episodes[0]!.turns[0]!;
-  t.match(m.codec!.decode(unpackInts(first.promptTokens)), /^<\|im_start\|>system\n[^]*<\|im_start\|>assistant\n$/, 'a ChatML prompt');
+  const ids = [...unpackInts(first.promptTokens)], open = m.codec!.encode('<|im_start|>system\n'), gen = m.codec!.encode('<|im_start|>assistant\n');
+  t.same(ids.slice(0, open.length), open, 'a ChatML prompt: it opens with the system turn');
+  t.same(ids.slice(-gen.length), gen, 'and ends where the assistant speaks');
   for (const s of groups.flatMap((g) => g.episodes.flatMap((e) => e.turns))) {
     const tokens = [...unpackInts(s.tokens)];
     t.ok(tokens.every((id) => id < 48), 'ids of the model\'s vocab');
