@@ -1,5 +1,6 @@
 // A checkpoint is a directory: model.safetensors (F32 weights), config.json (model config, tokenizer
-// reference, policy version, step), tokenizer.json, and optionally optimizer.safetensors + optimizer.json.
+// reference, policy version, step), tokenizer.json (the project's, or a Hugging Face model's with its
+// tokenizer_config.json and generation_config.json beside it), and optionally optimizer.safetensors + optimizer.json.
 // Saving is atomic (a temp directory renamed into place); loading validates against a shape table.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import type { AdamWState } from './optimizer.js';
 import { DTYPE_SIZES, MAX_SAFETENSORS_HEADER_BYTES, assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32, type FloatDtype, type SafetensorsContents } from './safetensors.js';
 import { Tokenizer, type TokenizerJson } from './tokenizer.js';
 import { isHfConfig } from './hf-config.js';
+import { HfTokenizer } from './hf-tokenizer.js';
 
 export const CHECKPOINT_FILES = {
   weights: 'model.safetensors',
@@ -38,7 +40,8 @@ export interface CheckpointContents {
   model: Record<string, unknown>;
   params: ReadonlyMap<string, Float32Array>;
   shapes: ShapeTable;
-  tokenizer: Tokenizer | TokenizerJson;
+  /** The project's tokenizer, or a Hugging Face model's (its files are written beside the weights). */
+  tokenizer: Tokenizer | TokenizerJson | HfTokenizer;
   policyVersion: number;
   step: number;
   optimizer?: AdamWState;
@@ -60,7 +63,7 @@ export interface LoadCheckpointOptions {
 export interface LoadedCheckpoint {
   config: CheckpointConfig;
   params: Map<string, Float32Array>;
-  tokenizer: Tokenizer;
+  tokenizer: Tokenizer | HfTokenizer;
   optimizer?: AdamWState;
 }
 
@@ -82,14 +85,17 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
     assertFinite(data, name, CHECKPOINT_FILES.weights); // a diverged model is never saved as if it were good
     tensors.push([name, { shape, data }]);
   }
-  const tokJson = c.tokenizer instanceof Tokenizer ? c.tokenizer.toJSON() : c.tokenizer;
-  const tokText = JSON.stringify(tokJson);
+  // A Hugging Face tokenizer goes along as its own files (tokenizer.json in its format, kind "hf" in config.json).
+  const hf = c.tokenizer instanceof HfTokenizer ? c.tokenizer : undefined;
+  const tokJson = hf ? undefined : c.tokenizer instanceof Tokenizer ? c.tokenizer.toJSON() : (c.tokenizer as TokenizerJson);
+  const tokText = hf ? hf.files.get(CHECKPOINT_FILES.tokenizer) : JSON.stringify(tokJson);
+  if (tokText === undefined) throw new CheckpointConfigError('the Hugging Face tokenizer has no tokenizer.json text to save', CHECKPOINT_FILES.tokenizer, 'tokenizer');
   const config: CheckpointConfig = {
     format: 'spade-checkpoint',
     version: 1,
     model: c.model,
     tokenizer: {
-      file: CHECKPOINT_FILES.tokenizer, name: tokJson.name, kind: tokJson.kind, vocabSize: tokJson.vocabSize,
+      file: CHECKPOINT_FILES.tokenizer, name: hf ? 'tokenizer.json' : tokJson!.name, kind: hf ? 'hf' : tokJson!.kind, vocabSize: hf ? hf.vocabSize : tokJson!.vocabSize,
       sha256: createHash('sha256').update(tokText).digest('hex'),
     },
     policyVersion: c.policyVersion,
@@ -98,6 +104,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
   const files: Array<[string, Uint8Array | string]> = [
     [CHECKPOINT_FILES.weights, encodeSafetensors(tensors, { format: 'pt' })],
     [CHECKPOINT_FILES.tokenizer, tokText],
+    ...[...(hf?.files ?? [])].filter(([name]) => name !== CHECKPOINT_FILES.tokenizer && HF_TOKENIZER_SIDE_FILES.includes(name)),
     [CHECKPOINT_FILES.config, JSON.stringify(config, null, 2) + '\n'],
   ];
   if (c.optimizer !== undefined) {
@@ -149,6 +156,18 @@ export async function replaceDirectory(dir: string, what: string, fill: (tmp: st
   }
 }
 
+/** Files of a Hugging Face tokenizer kept beside tokenizer.json in a checkpoint. */
+const HF_TOKENIZER_SIDE_FILES = ['tokenizer_config.json', 'special_tokens_map.json', 'generation_config.json'];
+
+async function hfTokenizerTexts(dir: string, tokText: string): Promise<Map<string, string>> {
+  const texts = new Map<string, string>([[CHECKPOINT_FILES.tokenizer, tokText]]);
+  for (const f of HF_TOKENIZER_SIDE_FILES) {
+    const text = await readFile(join(dir, f), 'utf8').catch(() => undefined);
+    if (text !== undefined) texts.set(f, text);
+  }
+  return texts;
+}
+
 /** Reads a checkpoint and checks every tensor's name, dtype, shape and values (finite) before returning any of it. */
 export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
   const config = parseConfig(await readText(join(dir, CHECKPOINT_FILES.config)), CHECKPOINT_FILES.config);
@@ -156,9 +175,9 @@ export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions
   if (createHash('sha256').update(tokText).digest('hex') !== config.tokenizer.sha256) {
     throw new CheckpointConfigError('tokenizer file does not match the sha256 recorded in config.json', config.tokenizer.file, 'tokenizer.sha256');
   }
-  let tokenizer: Tokenizer;
+  let tokenizer: Tokenizer | HfTokenizer;
   try {
-    tokenizer = new Tokenizer(JSON.parse(tokText) as TokenizerJson);
+    tokenizer = config.tokenizer.kind === 'hf' ? HfTokenizer.fromFiles(await hfTokenizerTexts(dir, tokText)) : new Tokenizer(JSON.parse(tokText) as TokenizerJson);
   } catch (cause) {
     throw new CheckpointConfigError(`invalid tokenizer: ${(cause as Error).message}`, config.tokenizer.file, 'tokenizer', cause);
   }
@@ -254,8 +273,8 @@ function parseConfig(text: string, file: string): CheckpointConfig {
   };
   const raw: unknown = c;
   if (isHfConfig(raw)) {
-    throw new CheckpointConfigError(`a Hugging Face model directory (model_type ${JSON.stringify(raw.model_type)}): \`spade model\` commands take it; `
-      + 'the loop, learner, warm start and eval take SPADE checkpoints only so far (their prompts use the project\'s tokenizer)', file, 'format');
+    throw new CheckpointConfigError(`a Hugging Face model directory (model_type ${JSON.stringify(raw.model_type)}): loadModel (model/load-model.ts) reads it, `
+      + 'and every command that takes a model goes through it', file, 'format');
   }
   need(c.format === 'spade-checkpoint' && c.version === 1, 'format/version', '"spade-checkpoint"/1');
   need(c.model !== null && typeof c.model === 'object', 'model', 'an object');

@@ -53,9 +53,14 @@ export async function loadHfModel(dir: string): Promise<HfModel> {
   const tokenizerFiles: string[] = [];
   for (const f of HF_TOKENIZER_FILES) if (await stat(join(dir, f)).catch(() => undefined)) tokenizerFiles.push(f);
   const result: HfModel = { hfConfig, model, params, dtypes, tokenizerFiles };
-  const tokJson = await readJsonFile(join(dir, 'tokenizer.json'));
-  if (tokJson !== undefined) {
-    result.tokenizer = new HfTokenizer(tokJson, await readJsonFile(join(dir, 'tokenizer_config.json')) ?? {}, await readJsonFile(join(dir, 'generation_config.json')) ?? {});
+  if (tokenizerFiles.includes('tokenizer.json')) {
+    // Each file is checked as JSON (naming it) before the tokenizer reads the texts, which it keeps to carry along.
+    const texts = new Map<string, string>();
+    for (const f of tokenizerFiles) {
+      await readJsonFile(join(dir, f));
+      texts.set(f, await readFile(join(dir, f), 'utf8'));
+    }
+    result.tokenizer = HfTokenizer.fromFiles(texts);
     if (result.tokenizer.vocabSize > model.vocab) {
       throw new CheckpointConfigError(`tokenizer has ${result.tokenizer.vocabSize} ids, more than vocab_size ${model.vocab}`, 'tokenizer.json', 'vocab_size');
     }

@@ -23,6 +23,26 @@ export class HfTokenizer {
   private readonly impl: HfTokenizerImpl;
   private readonly template: Template | undefined;
   private readonly specials: Record<string, string | undefined>;
+  /** The files it was built from, name -> text (tokenizer.json, tokenizer_config.json, generation_config.json), so a checkpoint can carry them. */
+  files: ReadonlyMap<string, string> = new Map();
+
+  /** Builds the tokenizer from the text of its files (tokenizer.json required); a file that is not JSON is named. */
+  static fromFiles(files: ReadonlyMap<string, string>): HfTokenizer {
+    const json = (name: string): Record<string, unknown> | undefined => {
+      const text = files.get(name);
+      if (text === undefined) return undefined;
+      try {
+        return JSON.parse(text) as Record<string, unknown>;
+      } catch (cause) {
+        throw new TokenizerError(`${name}: not valid JSON (${(cause as Error).message})`, { code: 'TOKENIZER_HF', cause });
+      }
+    };
+    const tok = json('tokenizer.json');
+    if (tok === undefined) throw new TokenizerError('tokenizer.json is missing', { code: 'TOKENIZER_HF' });
+    const t = new HfTokenizer(tok, json('tokenizer_config.json') ?? {}, json('generation_config.json') ?? {});
+    t.files = new Map(files);
+    return t;
+  }
 
   constructor(tokenizerJson: object, tokenizerConfig: Record<string, unknown> = {}, generationConfig: Record<string, unknown> = {}) {
     try {

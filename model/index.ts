@@ -38,3 +38,4 @@ export { HF_WEIGHTS, hfTensorName, permuteHeads, readHfWeights, encodeHfWeights 
 export { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
 export { HF_TOKENIZER_FILES, loadHfModel, saveHfModel, isHfDirectory, type HfModel } from './hf-checkpoint.js';
 export { loadModel, exportModel, type LoadedModel, type ModelTokenizer } from './load-model.js';
+export { chatMessages, hfPromptFormat, promptFormat, spadePromptFormat, type PromptFormat, type PromptSource, type PromptTurn, type Speaker } from './prompt-format.js';

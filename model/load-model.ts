@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadCheckpoint } from './checkpoint.js';
 import { checkpointShapes, validateDecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
 import { HF_TOKENIZER_FILES, isHfDirectory, loadHfModel, saveHfModel } from './hf-checkpoint.js';
-import type { ChatMessage, HfTokenizer } from './hf-tokenizer.js';
+import { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
 import { FLOAT_DTYPES } from './safetensors.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -29,6 +29,8 @@ export interface LoadedModel {
   /** Stored dtypes, e.g. ['BF16'] (converted to F32 on load). */
   dtypes: string[];
   tokenizer: ModelTokenizer | undefined;
+  /** The tokenizer itself, for building prompts (model/prompt-format.ts) and saving checkpoints. */
+  codec: Tokenizer | HfTokenizer | undefined;
   policyVersion: number;
   step: number;
   /** Hugging Face directories: config.json as stored, and the tokenizer files present. */
@@ -43,18 +45,21 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
     const hf = await loadHfModel(dir);
     return {
       format: 'hf', dir, model: hf.model, params: hf.params, dtypes: [...new Set(hf.dtypes.values())].sort(),
-      tokenizer: hf.tokenizer && hfModelTokenizer(hf.tokenizer), policyVersion: 0, step: 0, hfConfig: hf.hfConfig, tokenizerFiles: hf.tokenizerFiles,
+      tokenizer: hf.tokenizer && hfModelTokenizer(hf.tokenizer), codec: hf.tokenizer, policyVersion: 0, step: 0, hfConfig: hf.hfConfig, tokenizerFiles: hf.tokenizerFiles,
     };
   }
   const ck = await loadCheckpoint(dir, { optimizer: false, shapes: checkpointShapes, dtypes: FLOAT_DTYPES });
   const tok = ck.tokenizer;
+  const common = { dir, model: validateDecoderConfig(ck.config.model), params: ck.params, dtypes: ['F32'] as string[], codec: tok, policyVersion: ck.config.policyVersion, step: ck.config.step, format: 'spade' as const };
+  // A SPADE checkpoint of an imported model (the learner's, say) carries that model's Hugging Face tokenizer.
+  if (tok instanceof HfTokenizer) return { ...common, tokenizer: hfModelTokenizer(tok), tokenizerFiles: [...tok.files.keys()] };
   return {
-    format: 'spade', dir, model: validateDecoderConfig(ck.config.model), params: ck.params, dtypes: ['F32'],
+    ...common,
     tokenizer: {
       kind: 'spade', name: tok.name, vocabSize: tok.vocabSize, encode: (t) => tok.encode(t), decode: (ids) => tok.decode(ids),
       stopIds: [tok.specialId('<|eos|>'), tok.specialId('<|end_turn|>')],
     },
-    policyVersion: ck.config.policyVersion, step: ck.config.step, spadeTokenizer: tok,
+    spadeTokenizer: tok,
   };
 }
 

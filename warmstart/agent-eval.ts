@@ -1,8 +1,9 @@
 // Measures a checkpoint as an agent: plays every library environment on unseen seeds, with and without the hint,
 // sampling each action from the policy in the agent prompt format and stepping the episode in the sandbox.
-import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
+import { ModelSession, Sampler, loadModel, promptFormat, type PromptFormat } from '../model/index.js';
+import { OptionsError } from '../runtime/options.js';
 import { SandboxPool } from '../sandbox/index.js';
-import { agentPrompt, endOfTurn, type AgentTurn } from '../actors/loop/index.js';
+import { agentPrompt, type AgentTurn } from '../actors/loop/index.js';
 import { loadLibrary, type LibraryEnv } from './library.js';
 
 export interface AgentEvalOptions {
@@ -37,12 +38,16 @@ export interface AgentEvalResult {
   seconds: number;
 }
 
+/** The warm-start evals stop the project's format at <|end_turn|> only (as they always have); a chat at its stop ids. */
+export const evalStops = (f: PromptFormat): number[] => (f.kind === 'spade' ? [f.endOfTurn] : [...f.stopIds]);
+
 export async function evaluateAgent(options: AgentEvalOptions): Promise<AgentEvalResult> {
   const o = { ...DEFAULT_AGENT_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<AgentEvalOptions>;
-  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false, shapes: checkpointShapes });
-  const tok = ck.tokenizer;
-  const session = await ModelSession.create(validateDecoderConfig(ck.config.model), { graphs: ['sample'] });
-  const sampler = new Sampler(session, ck.params, ck.config.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: [endOfTurn(tok)], seed: 11 });
+  const ck = await loadModel(o.checkpoint); // a SPADE checkpoint or a Hugging Face directory
+  if (ck.codec === undefined) throw new OptionsError('options.checkpoint', 'a model with a tokenizer', o.checkpoint);
+  const tok = promptFormat(ck.codec);
+  const session = await ModelSession.create(ck.model, { graphs: ['sample'] });
+  const sampler = new Sampler(session, ck.params, ck.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: evalStops(tok), seed: 11 });
   const pool = new SandboxPool({ workers: 2, callTimeoutMs: o.callTimeoutMs, wallClockKillMs: Math.max(5000, o.callTimeoutMs * 10) });
   const t0 = performance.now();
   let turns = 0;

@@ -2,7 +2,7 @@
 // shuffled order each pass, agent rows cycle through the oracle episodes (each shown hinted when the oracle played it
 // with the hint); a batch holds rows of one role, as many as fit in batchTokens once padded.
 import { makeRandom } from '../sandbox/index.js';
-import type { Tokenizer } from '../model/index.js';
+import type { PromptSource } from '../model/index.js';
 import { agentExamples, designerEditExample, sampleMemory, type Example, type Role } from './examples.js';
 import type { DesignerEdit } from './edits.js';
 import type { LibraryEnv } from './library.js';
@@ -30,7 +30,7 @@ export class WarmStartData {
    * `library` names memory lines and agent envs; `edits` are the parent → child examples the designer learns;
    * `agentEnvs` are further envs episodes may come from (the validated children), never shown as memory lines.
    */
-  constructor(private readonly tok: Tokenizer, private readonly library: readonly LibraryEnv[], private readonly edits: readonly DesignerEdit[],
+  constructor(private readonly tok: PromptSource, private readonly library: readonly LibraryEnv[], private readonly edits: readonly DesignerEdit[],
     private readonly episodes: readonly OracleEpisode[], private readonly o: DataStreamOptions, agentEnvs: readonly LibraryEnv[] = []) {
     this.random = makeRandom(o.seed);
     this.byName = new Map([...library, ...agentEnvs].map((e) => [e.name, e]));

@@ -2,9 +2,10 @@
 // an editable library parent), validates each in the sandbox, and counts passes, failing stages, copies (of the
 // library, of the parent), novelty (eval/novelty.ts against the library) and grounding: the document words a child
 // brings in that its parent lacks, beside the same count against another sample's document (the shuffled control).
-import { ModelSession, Sampler, checkpointShapes, loadCheckpoint, validateDecoderConfig } from '../model/index.js';
+import { ModelSession, Sampler, loadModel, promptFormat } from '../model/index.js';
 import { SandboxPool, VALIDATION_STAGES, makeRandom, type ValidationReport } from '../sandbox/index.js';
-import { DEFAULT_DOC_CHARS, designerPrompt, endOfTurn } from '../actors/loop/index.js';
+import { DEFAULT_DOC_CHARS, designerPrompt } from '../actors/loop/index.js';
+import { evalStops } from './agent-eval.js';
 import { broughtWords, editableLibrary, loadLibraryEnvs, parentFits } from '../actors/designer/index.js';
 import { NoveltyIndex, normalisedHash } from '../eval/index.js';
 import { openDocuments, type DocumentSourceKind } from './documents.js';
@@ -77,17 +78,18 @@ export async function evaluateDesigner(options: DesignerEvalOptions): Promise<De
   const o = { ...DEFAULT_DESIGNER_EVAL_OPTIONS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<DesignerEvalOptions>;
   if (!Number.isInteger(o.samples) || o.samples < 1) throw new OptionsError('options.samples', 'a positive integer', o.samples);
   if (!(o.temperature >= 0)) throw new OptionsError('options.temperature', 'a number >= 0', o.temperature);
-  const ck = await loadCheckpoint(o.checkpoint, { optimizer: false, shapes: checkpointShapes });
-  const tok = ck.tokenizer;
-  const config = validateDecoderConfig(ck.config.model);
+  const ck = await loadModel(o.checkpoint); // a SPADE checkpoint or a Hugging Face directory
+  if (ck.codec === undefined) throw new OptionsError('options.checkpoint', 'a model with a tokenizer', o.checkpoint);
+  const tok = promptFormat(ck.codec);
+  const config = ck.model;
   const library = loadLibrary();
   const copies = new Set(library.map((e) => e.code));
-  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ tokenizer: tok, contextLength: config.contextLength }));
+  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ format: tok, contextLength: config.contextLength }));
   const novelty = new NoveltyIndex(library);
   const docs = await openDocuments(o.documents);
   const random = makeRandom(o.seed);
   const session = await ModelSession.create(config, { graphs: ['sample'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
-  const sampler = new Sampler(session, ck.params, ck.config.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: [endOfTurn(tok)], seed: o.seed });
+  const sampler = new Sampler(session, ck.params, ck.policyVersion, tok, { maxBatch: o.maxBatch, stopTokens: evalStops(tok), seed: o.seed });
   const t0 = performance.now();
   let outs;
   const requests = Array.from({ length: o.samples }, () => {

@@ -1,7 +1,7 @@
 // Supervised examples in exactly the prompt formats of actors/loop/prompts.ts: the designer edits a parent module into
 // a child grounded on a document (with 0..K memory lines naming library envs), the agent imitates an oracle episode
 // with or without the hint. Each example is one token row with a loss mask over the completion tokens only.
-import type { Tokenizer } from '../model/index.js';
+import type { PromptSource } from '../model/index.js';
 import { agentPrompt, designerPrompt, endOfTurn, type AgentTurn, type MemoryLine } from '../actors/loop/index.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
@@ -44,7 +44,7 @@ function completionRow(role: Role, env: string, prompt: number[], completion: nu
 }
 
 /** The designer edits `edit.parent` into `edit.child` for `edit.doc` (the loop's prompt with a parent). */
-export function designerEditExample(tok: Tokenizer, edit: DesignerEdit, memory: MemoryLine[]): Example {
+export function designerEditExample(tok: PromptSource, edit: DesignerEdit, memory: MemoryLine[]): Example {
   const prompt = designerPrompt(tok, { doc: edit.doc, memory, parent: edit.parent });
   return completionRow('designer', edit.root, prompt, [...tok.encode(edit.child), endOfTurn(tok)]);
 }
@@ -53,7 +53,7 @@ export function designerEditExample(tok: Tokenizer, edit: DesignerEdit, memory: 
  * One episode as few rows as possible: while the next turn's prompt extends the previous prompt plus its action (no
  * history dropped yet), the turns share one row with every action masked in; a prompt that dropped history starts a new row.
  */
-export function agentExamples(tok: Tokenizer, env: LibraryEnv, ep: OracleEpisode, hinted: boolean, maxPromptTokens: number): Example[] {
+export function agentExamples(tok: PromptSource, env: LibraryEnv, ep: OracleEpisode, hinted: boolean, maxPromptTokens: number): Example[] {
   const rows: Example[] = [];
   let cur: { tokens: number[]; mask: number[] } | null = null;
   const history: AgentTurn[] = [];

@@ -1,7 +1,7 @@
 // The warm-start trainer: builds the data (validated parent → child edits of library modules for the designer,
 // sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder with AdamW on
 // masked completion NLL, prints progress and saves the checkpoint.
-import { AdamW, ModelSession, checkpointShapes, initParameters, loadCheckpoint, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
+import { AdamW, ModelSession, checkpointShapes, initParameters, isHfDirectory, loadCheckpoint, loadModel, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
@@ -59,8 +59,11 @@ async function initialWeights(dir: string, config: ResolvedDecoderConfig): Promi
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
   const o = validateWarmStartOptions(options);
   const t0 = performance.now();
-  const tok = loadTokenizer();
-  const config = validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
+  // A Hugging Face directory as the init is the model trained: its shape, weights, tokenizer and chat template.
+  const hf = o.initCheckpoint && (await isHfDirectory(o.initCheckpoint)) ? await loadModel(o.initCheckpoint) : undefined;
+  if (hf !== undefined && hf.codec === undefined) throw new OptionsError('options.initCheckpoint', 'a Hugging Face directory with tokenizer.json', o.initCheckpoint);
+  const tok = hf?.codec ?? loadTokenizer();
+  const config = hf?.model ?? validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
   const library = loadLibrary();
   const docs = await openDocuments(o.documents);
   const designerEnvs = library.filter((e) => isEditable(e.code) && (o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens));
@@ -108,7 +111,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     + `${edited.stats.parents} of ${designerEnvs.length} parents (<= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
   log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
 
-  const params = o.initCheckpoint ? await initialWeights(o.initCheckpoint, config) : initParameters(config, o.seed);
+  const params = hf?.params ?? (o.initCheckpoint ? await initialWeights(o.initCheckpoint, config) : initParameters(config, o.seed));
   if (o.initCheckpoint) log(`weights from ${o.initCheckpoint}`);
   const session = await ModelSession.create(config, { graphs: ['train'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
   const optimizer = (planned: number): AdamW => new AdamW({

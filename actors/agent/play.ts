@@ -68,7 +68,6 @@ export async function playEpisode(env: AcceptedEnv, plan: EpisodePlan, deps: Age
 
 async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episodeId: string, signal?: AbortSignal): Promise<Episode> {
   const { policy, sandbox, options: o } = deps;
-  const tok = policy.tokenizer;
   const ep: Episode = { trajId: plan.trajId, hinted: plan.hinted, seed: plan.seed, turns: [], rewards: [], return: 0, terminated: false };
   const ref = { code: env.code, codeHash: env.codeHash, seed: plan.seed, episodeId };
   const maxTurns = Math.min(env.spec.maxTurns, o.agent.maxTurns);
@@ -88,7 +87,7 @@ async function play(env: AcceptedEnv, plan: EpisodePlan, deps: AgentDeps, episod
   }
   for (let turn = 0; turn < maxTurns; turn++) {
     signal?.throwIfAborted();
-    const prompt = agentPrompt(tok, {
+    const prompt = agentPrompt(policy.format, {
       description: env.spec.description, ...(plan.hinted ? { hint } : {}), history, observation, maxPromptTokens,
     });
     const sample = await policy.sample(prompt, {

@@ -2,7 +2,7 @@
 // cut, then the parent dropped, until the prompt leaves room for the module (maxTokens, or half the context when that
 // is smaller).
 import { designerPrompt, type MemoryLine } from '../loop/prompts.js';
-import type { Tokenizer } from '../../model/index.js';
+import type { PromptSource } from '../../model/prompt-format.js';
 import type { MemoryEntry } from '../loop/memory/memory-entry.js';
 import { PromptTooLongError } from '../loop/errors.js';
 
@@ -31,13 +31,13 @@ export function memoryLine(e: MemoryEntry): MemoryLine {
   };
 }
 
-export function buildDesignerPrompt(policy: { tokenizer: Tokenizer; contextLength: number }, r: DesignerPromptRequest): FittedPrompt {
+export function buildDesignerPrompt(policy: { format: PromptSource; contextLength: number }, r: DesignerPromptRequest): FittedPrompt {
   const limit = policy.contextLength - Math.min(r.maxTokens, Math.floor(policy.contextLength / 2));
   let memory = r.memory;
   let docChars = Math.min(r.docChars, r.doc.length);
   let parent = r.parent;
   for (;;) {
-    const tokens = designerPrompt(policy.tokenizer, { doc: r.doc, memory: memory.map(memoryLine), docChars, ...(parent !== undefined ? { parent } : {}) });
+    const tokens = designerPrompt(policy.format, { doc: r.doc, memory: memory.map(memoryLine), docChars, ...(parent !== undefined ? { parent } : {}) });
     if (tokens.length <= limit) return { tokens, memory, docChars, parent: parent !== undefined };
     if (memory.length > 0) memory = memory.slice(0, -1);
     else if (docChars > 0) docChars = Math.floor(docChars / 2);

@@ -26,8 +26,8 @@ export function editableLibrary(library: readonly LibraryEnv[], fits: (code: str
 export const MAX_PARENT_TOKENS = 1030;
 
 /** A parent fits when it is at most `maxTokens` long and it and a child as long sit in the context beside a ~300-token prompt. */
-export function parentFits(policy: { tokenizer: { encode(text: string): number[] }; contextLength: number }, maxTokens = MAX_PARENT_TOKENS): (code: string) => boolean {
-  return (code) => policy.tokenizer.encode(code).length <= Math.min(maxTokens, Math.floor((policy.contextLength - 300) / 2));
+export function parentFits(policy: { format: { encode(text: string): number[] }; contextLength: number }, maxTokens = MAX_PARENT_TOKENS): (code: string) => boolean {
+  return (code) => policy.format.encode(code).length <= Math.min(maxTokens, Math.floor((policy.contextLength - 300) / 2));
 }
 
 /** A family drawn uniformly from those of the editable library (sorted, so the draw depends on the seed alone); null without one. */

@@ -4,7 +4,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncPath, writeDurably } from '../../model/index.js';
-import { loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
+import { HfTokenizer, loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
 import { saveHfModel, validateDecoderConfig, type DecoderConfig } from '../../model/index.js';
 import { LearnerStateError } from './errors.js';
 
@@ -34,7 +34,8 @@ export interface LearnerCheckpoint {
   state: LearnerState;
   model: Record<string, unknown>;
   params: Map<string, Float32Array>;
-  tokenizer: Tokenizer;
+  /** The project's tokenizer, or an imported model's Hugging Face one (its files go along). */
+  tokenizer: Tokenizer | HfTokenizer;
   optimizer?: AdamWState;
 }
 
@@ -53,10 +54,10 @@ export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoi
     step: c.optimizer?.step ?? 0, optimizer: c.optimizer,
   });
   if (format === 'hf') {
-    // The same weights for the tools researchers use; the project's tokenizer goes along in its own format.
-    await saveHfModel(join(tmp, 'hf'), {
-      model: validateDecoderConfig(c.model as Partial<DecoderConfig>), params: c.params, write: new Map([['spade-tokenizer.json', JSON.stringify(c.tokenizer.toJSON())]]),
-    });
+    // The same weights for the tools researchers use; an imported model's tokenizer files go along as they came,
+    // the project's tokenizer in its own format.
+    const write = c.tokenizer instanceof HfTokenizer ? new Map(c.tokenizer.files) : new Map([['spade-tokenizer.json', JSON.stringify(c.tokenizer.toJSON())]]);
+    await saveHfModel(join(tmp, 'hf'), { model: validateDecoderConfig(c.model as Partial<DecoderConfig>), params: c.params, write });
   }
   await writeDurably(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
   await syncPath(tmp);

@@ -1,8 +1,8 @@
-// Where the learner's model comes from at start: its own latest checkpoint (resume), else a base checkpoint
-// (warm start, fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
+// Where the learner's model comes from at start: its own latest checkpoint (resume), else a base checkpoint or a
+// Hugging Face directory (through loadModel; fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
 // thread (ownThread, the default) or on this one.
 import {
-  AdamW, ModelSession, checkpointShapes, initParameters, loadCheckpoint, loadTokenizer, parameterShapes, validateDecoderConfig,
+  AdamW, HfTokenizer, ModelSession, checkpointShapes, initParameters, loadModel, loadTokenizer, parameterShapes, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
@@ -16,7 +16,8 @@ import { LocalTrainer, ThreadTrainer, type TrainerHandle } from './trainer-threa
 export interface LoadedLearnerModel {
   config: ResolvedDecoderConfig;
   trainer: TrainerHandle;
-  tokenizer: Tokenizer;
+  /** Saved with each checkpoint: the project's, or the imported model's own. */
+  tokenizer: Tokenizer | HfTokenizer;
   state: LearnerState;
   /** 'resume' | 'init-checkpoint' | 'fresh', or 'group' once replaced by a learner group's newer state. */
   origin: 'resume' | 'init-checkpoint' | 'fresh' | 'group';
@@ -32,7 +33,7 @@ export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOpt
 const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };
 
 export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel> {
-  let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer, state: LearnerState;
+  let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer | HfTokenizer, state: LearnerState;
   let optimizerState;
   let origin: LoadedLearnerModel['origin'];
   const own = await loadLearnerCheckpoint(stateDir, checkpointShapes);
@@ -43,10 +44,11 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     origin = 'resume';
   } else if (o.initCheckpoint !== undefined) {
     // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
-    const ck = await loadCheckpoint(o.initCheckpoint, { optimizer: false, shapes: checkpointShapes });
-    model = ck.config.model as unknown as DecoderConfig;
-    ({ params, tokenizer } = ck);
-    state = { ...FRESH_STATE, version: ck.config.policyVersion };
+    const ck = await loadModel(o.initCheckpoint);
+    if (ck.codec === undefined) throw new LearnerStateError(`initCheckpoint ${o.initCheckpoint} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, { origin: 'init-checkpoint' });
+    model = ck.model;
+    ({ params, codec: tokenizer } = ck);
+    state = { ...FRESH_STATE, version: ck.policyVersion };
     origin = 'init-checkpoint';
   } else {
     model = o.model;

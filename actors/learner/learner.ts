@@ -5,7 +5,7 @@
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
 import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from '../../weight-sync/index.js';
-import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type Tokenizer } from '../../model/index.js';
+import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
 import { AccountingLog } from './accounting.js';
@@ -69,7 +69,7 @@ export class Learner extends EventEmitter {
     private readonly deps: LearnerDeps,
     readonly config: ResolvedDecoderConfig,
     readonly trainer: TrainerHandle,
-    private readonly tokenizer: Tokenizer,
+    private readonly tokenizer: Tokenizer | HfTokenizer,
     private readonly accounting: AccountingLog,
     private readonly publisher: WeightPublisher,
     stats: LearnerStats,

@@ -1,9 +1,10 @@
-// The two prompt formats of the one shared policy. The warm-start script, the designer and the agent
-// all build prompts here, so what the model was trained on is exactly what it is asked.
+// The two prompts of the one shared policy, as turns; model/prompt-format.ts makes them ids in the policy's format
+// (the project's own, below, or a Hugging Face chat template). The warm-start script, the designer and the agent
+// all build prompts here, so what the model was trained on is exactly what it is asked. The project's own format:
 //   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)*
 //             (<|system|>PARENT_INTRO\nparent code<|end_turn|>)? <|designer|>  → module code <|end_turn|>
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
-import type { Tokenizer } from '../../model/index.js';
+import { promptFormat, type PromptSource, type PromptTurn } from '../../model/prompt-format.js';
 
 /**
  * The environment contract, compact enough to sit in every designer prompt. It keeps the v1 wording the shipped
@@ -63,29 +64,42 @@ export function memoryText(m: MemoryLine): string {
   return `${m.name} (${m.family}) ${stats}: ${d}`;
 }
 
-export function designerPrompt(tok: Tokenizer, input: DesignerPromptInput): number[] {
+export function designerPrompt(source: PromptSource, input: DesignerPromptInput): number[] {
   const doc = input.doc.slice(0, input.docChars ?? DEFAULT_DOC_CHARS);
-  const ids = [tok.specialId('<|bos|>'), ...tok.encodeTurn('system', CONTRACT_BRIEF), ...tok.encodeTurn('doc', doc)];
-  for (const m of input.memory) ids.push(...tok.encodeTurn('system', memoryText(m)));
-  if (input.parent !== undefined) ids.push(...tok.encodeTurn('system', `${PARENT_INTRO}\n${input.parent}`));
-  ids.push(tok.specialId('<|designer|>'));
-  return ids;
+  const turns: PromptTurn[] = [{ role: 'system', text: CONTRACT_BRIEF }, { role: 'doc', text: doc }];
+  for (const m of input.memory) turns.push({ role: 'system', text: memoryText(m) });
+  if (input.parent !== undefined) turns.push({ role: 'system', text: `${PARENT_INTRO}\n${input.parent}` });
+  return promptFormat(source).prompt(turns, 'designer');
 }
 
-export function agentPrompt(tok: Tokenizer, input: AgentPromptInput): number[] {
-  const head = [tok.specialId('<|bos|>'), ...tok.encodeTurn('system', input.description)];
-  if (input.hint !== undefined) head.push(...tok.encodeTurn('hint', input.hint));
-  const tail = [...tok.encodeTurn('env', input.observation), tok.specialId('<|agent|>')];
-  const turns = input.history.map((h) => [...tok.encodeTurn('env', h.observation), ...tok.encodeTurn('agent', h.action)]);
-  let budget = input.maxPromptTokens - head.length - tail.length;
-  let first = turns.length;
-  while (first > 0 && turns[first - 1]!.length <= budget) budget -= turns[--first]!.length;
-  const ids = [...head, ...turns.slice(first).flat(), ...tail];
-  // A task text longer than the budget is cut from the front of the observation-free head; never exceed the budget.
-  return ids.length > input.maxPromptTokens ? [tok.specialId('<|bos|>'), ...ids.slice(ids.length - input.maxPromptTokens + 1)] : ids;
+export function agentPrompt(source: PromptSource, input: AgentPromptInput): number[] {
+  const f = promptFormat(source);
+  const head: PromptTurn[] = [{ role: 'system', text: input.description }];
+  if (input.hint !== undefined) head.push({ role: 'hint', text: input.hint });
+  const history = input.history.map((h): PromptTurn[] => [{ role: 'env', text: h.observation }, { role: 'agent', text: h.action }]);
+  const build = (first: number): number[] => f.prompt([...head, ...history.slice(first).flat(), { role: 'env', text: input.observation }], 'agent');
+  // The oldest turns are dropped until the prompt fits (task, hint and the current observation stay): the fewest
+  // dropped, found by bisection (fewer kept turns, fewer ids), so a long episode costs a few encodings, not one per turn.
+  let ids = build(0);
+  if (ids.length > input.maxPromptTokens) {
+    let lo = 1, hi = history.length; // the answer lies in [lo, hi]; hi keeps no earlier turn
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (build(mid).length <= input.maxPromptTokens) hi = mid;
+      else lo = mid + 1;
+    }
+    if (hi > 0) ids = build(hi);
+  }
+  // A task text longer than the budget is cut from the front; never exceed the budget.
+  return ids.length > input.maxPromptTokens ? f.keepLast(ids, input.maxPromptTokens) : ids;
 }
 
-/** The token that ends a designer's module or an agent's action. */
-export function endOfTurn(tok: Tokenizer): number {
-  return tok.specialId('<|end_turn|>');
+/** The token that ends a designer's module or an agent's action in a training row. */
+export function endOfTurn(source: PromptSource): number {
+  return promptFormat(source).endOfTurn;
+}
+
+/** The ids a sampled turn stops on. */
+export function stopIds(source: PromptSource): number[] {
+  return [...promptFormat(source).stopIds];
 }

@@ -19,7 +19,7 @@ t.test('the base checkpoint loads and matches the tokenizer', { skip: !existsSyn
   t.equal(ck.tokenizer.vocabSize, tok.vocabSize);
   t.equal(ck.config.tokenizer.sha256, ck0.config.tokenizer.sha256);
   const library = loadLibrary();
-  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ tokenizer: tok, contextLength: config.contextLength }));
+  const parents = editableLibrary(loadLibraryEnvs(), parentFits({ format: tok, contextLength: config.contextLength }));
   t.ok(parents.length >= 5, `${parents.length} editable parents`);
   const parent = [...parents].sort((p, q) => tok.encode(q.code).length - tok.encode(p.code).length)[0]!;
   const longest = tok.encode(parent.code).length;
@@ -27,7 +27,7 @@ t.test('the base checkpoint loads and matches the tokenizer', { skip: !existsSyn
   // The longest memory lines: the designer drops memory, then document, before it drops the parent.
   const memory = [...library].sort((p, q) => q.spec.description.length - p.spec.description.length).slice(0, 3)
     .map((e) => newMemoryEntry({ envId: e.name, name: e.spec.name, description: e.spec.description, family: e.family, codeHash: 'h', parents: [], iteration: 0, source: 'library' }));
-  const fitted = buildDesignerPrompt({ tokenizer: tok, contextLength: config.contextLength }, { doc, memory, docChars: 600, maxTokens: longest + 1, parent: parent.code });
+  const fitted = buildDesignerPrompt({ format: tok, contextLength: config.contextLength }, { doc, memory, docChars: 600, maxTokens: longest + 1, parent: parent.code });
   t.ok(fitted.parent, `the longest parent (${parent.name}, ${longest} tokens) stays in the prompt`);
   t.ok(fitted.tokens.length + longest + 1 <= config.contextLength,
     `context ${config.contextLength} holds the fitted prompt (${fitted.tokens.length} tokens, ${fitted.memory.length} memory lines) and a child as long`);

@@ -1,11 +1,12 @@
 // The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
-// from a checkpoint (or freshly initialised), following published weights, handing out SAMPLE records.
-import { checkpointShapes, loadCheckpoint } from '../../../model/index.js';
+// from a checkpoint or a Hugging Face directory (or freshly initialised), following published weights, handing out
+// SAMPLE records. Prompts are built in the model's prompt format (`format`), whose stop ids the sampler stops on.
+import { loadModel as loadModelDir } from '../../../model/load-model.js';
+import { promptFormat, type PromptFormat } from '../../../model/prompt-format.js';
 import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/index.js';
 import { Sampler } from '../../../model/sampler/index.js';
 import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
 import { ModelSession, type Weights } from '../../../model/index.js';
-import type { Tokenizer } from '../../../model/index.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
 import type { Sample } from '../messages.js';
 import { packFloats, packInts } from '../packed.js';
@@ -26,7 +27,8 @@ export interface PolicySampleOptions {
 
 /** What actors need from the policy (the service, or a stand-in in unit tests of actor logic). */
 export interface Policy {
-  readonly tokenizer: Tokenizer;
+  /** How prompts become ids for this model (the project's format, or the model's chat template). */
+  readonly format: PromptFormat;
   readonly contextLength: number;
   sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample>;
   /** Drops what the sampler keeps under a cacheKey (the episode ended); stand-ins without a cache may leave it out. */
@@ -49,7 +51,7 @@ export interface PolicyStats {
 interface Loaded {
   config: ResolvedDecoderConfig;
   weights: Weights;
-  tokenizer: Tokenizer;
+  format: PromptFormat;
   version: number;
   source: string;
 }
@@ -58,9 +60,10 @@ async function loadModel(p: LoopOptions['policy'], log: (line: string) => void):
   const m = resolvePolicyModel(p);
   if (m.kind === 'checkpoint') {
     try {
-      const ck = await loadCheckpoint(m.dir, { optimizer: false, shapes: checkpointShapes });
-      const config = validateDecoderConfig(ck.config.model as Partial<DecoderConfig>);
-      return { config, weights: ck.params, tokenizer: ck.tokenizer, version: ck.config.policyVersion, source: m.dir };
+      // One loader for a SPADE checkpoint or a Hugging Face directory; the tokenizer is the model's own.
+      const ck = await loadModelDir(m.dir);
+      if (ck.codec === undefined) throw new PolicyError(`${m.dir} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, { checkpoint: m.dir });
+      return { config: ck.model, weights: ck.params, format: promptFormat(ck.codec), version: ck.policyVersion, source: m.dir };
     } catch (err) {
       throw new PolicyError(`cannot load checkpoint ${m.dir}: ${(err as Error).message}`, { checkpoint: m.dir }, err);
     }
@@ -68,7 +71,7 @@ async function loadModel(p: LoopOptions['policy'], log: (line: string) => void):
   if (m.missing !== null && p.missingCheckpoint === 'fail') throw new PolicyError(`checkpoint ${m.missing} does not exist (loop.policy.missingCheckpoint is "fail")`, { checkpoint: m.missing });
   const config = validateDecoderConfig(m.config);
   if (m.missing !== null) log(`policy: no checkpoint at ${m.missing}; using a freshly initialised ${config.layers}x${config.width} model (seed ${m.seed})`);
-  return { config, weights: initParameters(config, m.seed), tokenizer: m.tokenizer, version: 0, source: `init:${m.seed}` };
+  return { config, weights: initParameters(config, m.seed), format: promptFormat(m.tokenizer), version: 0, source: `init:${m.seed}` };
 }
 
 export class PolicyService implements Policy {
@@ -80,7 +83,7 @@ export class PolicyService implements Policy {
     /** The model session when the sampler runs on this thread (loop.policy.ownThread false), else null. */
     private readonly session: ModelSession | null,
     readonly sampler: SamplerHandle,
-    readonly tokenizer: Tokenizer,
+    readonly format: PromptFormat,
     readonly source: string,
     private watcher: WeightWatcher | null,
   ) {}
@@ -88,20 +91,20 @@ export class PolicyService implements Policy {
   static async open(o: PolicyServiceOptions): Promise<PolicyService> {
     const log = o.log ?? (() => undefined);
     const m = await loadModel(o.policy, log);
-    const stopTokens = [m.tokenizer.specialId('<|end_turn|>'), m.tokenizer.specialId('<|eos|>')];
+    const stopTokens = [...m.format.stopIds];
     const samplerOptions = { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed };
     let session: ModelSession | null = null;
     let sampler: SamplerHandle;
     if (o.policy.ownThread) {
       sampler = await ThreadSampler.start({
-        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, threads: o.policy.threads, codec: m.tokenizer,
+        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, threads: o.policy.threads, codec: m.format,
         onError: (err) => log(`policy: ${err.message}; the requests it held failed, the next one restarts it`),
       }).catch((err: Error) => {
         throw new PolicyError(`cannot start the sampler thread: ${err.message}`, {}, err);
       });
     } else {
       session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
-      sampler = new Sampler(session, m.weights, m.version, m.tokenizer, samplerOptions);
+      sampler = new Sampler(session, m.weights, m.version, m.format, samplerOptions);
     }
     let watcher: WeightWatcher | null = null;
     if (o.policy.weightSync && o.conn) {
@@ -117,8 +120,8 @@ export class PolicyService implements Policy {
         throw err;
       }
     }
-    log(`policy: ${m.source}, version ${m.version}, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
-    return new PolicyService(m.config, session, sampler, m.tokenizer, m.source, watcher);
+    log(`policy: ${m.source}, version ${m.version}, ${m.format.kind} prompts, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
+    return new PolicyService(m.config, session, sampler, m.format, m.source, watcher);
   }
 
   get contextLength(): number {
@@ -133,7 +136,7 @@ export class PolicyService implements Policy {
     return { ...this.stats_, version: this.version };
   }
 
-  /** Samples one completion (ending at <|end_turn|>, which stays in the tokens but not the text); maxTokens is cut to the context left. */
+  /** Samples one completion (ending at a stop id, e.g. <|end_turn|>, which stays in the tokens but not the text); maxTokens is cut to the context left. */
   async sample(prompt: number[], opts: PolicySampleOptions): Promise<Sample> {
     if (this.closed) throw new PolicyError('the policy service is closed');
     const room = this.contextLength - prompt.length;

@@ -50,10 +50,10 @@ t.test('k per arm, recorded samples, env faults', async (t) => {
       tokens += n;
       t.ok(n >= 1 && unpackFloats(s.logprobs).length === n && unpackInts(s.versions).length === n, 'tokens, log-probs and versions align');
       t.same([...new Set(unpackInts(s.versions))], [0]);
-      const prompt = policy.tokenizer.decode(unpackInts(s.promptTokens));
+      const prompt = policy.format.decode(unpackInts(s.promptTokens));
       t.equal(prompt.includes(env.spec.hint), e.hinted, 'the hint is in the prompt exactly when hinted');
     }
-    if (e.turns.length > 1) t.ok(policy.tokenizer.decode(unpackInts(e.turns[1]!.promptTokens)).includes(e.turns[0]!.text), 'the history holds the earlier action');
+    if (e.turns.length > 1) t.ok(policy.format.decode(unpackInts(e.turns[1]!.promptTokens)).includes(e.turns[0]!.text), 'the history holds the earlier action');
   }
   t.ok(steps < tokens, `four episodes took ${steps} decode steps for ${tokens} tokens: their turns batched`);
 

@@ -33,7 +33,7 @@ t.test('the instance hint reaches the hinted episode only', async (t) => {
   t.equal(episodes.length, 2 * k);
   for (const e of episodes) {
     t.equal(e.turns.length, 1, `${e.trajId}: one turn`);
-    const prompt = policy.tokenizer.decode(unpackInts(e.turns[0]!.promptTokens));
+    const prompt = policy.format.decode(unpackInts(e.turns[0]!.promptTokens));
     t.notOk(prompt.includes(env.spec.hint), `${e.trajId}: the spec.hint fallback is not shown`);
     for (const [seed, h] of expected) {
       t.equal(prompt.includes(h), e.hinted && seed === e.seed, `${e.trajId}: seed ${seed}'s hint shown exactly when hinted and the same seed`);

@@ -12,15 +12,15 @@ const memory = ['a', 'b', 'c'].map((id) => newMemoryEntry({ envId: id, name: id,
 
 t.test('the designer prompt drops memory, then document, then the parent', async (t) => {
   const parentTokens = tok.encode(parent).length;
-  const roomy = buildDesignerPrompt({ tokenizer: tok, contextLength: 4096 }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
+  const roomy = buildDesignerPrompt({ format: tok, contextLength: 4096 }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
   t.ok(roomy.parent && roomy.memory.length === 3 && roomy.docChars === 600, 'everything fits');
   t.ok(tok.decode(roomy.tokens).includes(`${PARENT_INTRO}\n${parent}`));
   // Room for the parent plus a little: memory goes first, then the document shrinks, the parent stays.
-  const tight = buildDesignerPrompt({ tokenizer: tok, contextLength: 2 * (parentTokens + 150) }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
+  const tight = buildDesignerPrompt({ format: tok, contextLength: 2 * (parentTokens + 150) }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
   t.ok(tight.parent, 'the parent is kept');
   t.equal(tight.memory.length, 0, 'memory lines dropped');
   t.ok(tight.docChars < 600, `document cut to ${tight.docChars} characters`);
-  const tiny = buildDesignerPrompt({ tokenizer: tok, contextLength: 2 * parentTokens }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
+  const tiny = buildDesignerPrompt({ format: tok, contextLength: 2 * parentTokens }, { doc, memory, docChars: 600, maxTokens: 1200, parent });
   t.notOk(tiny.parent, 'no room: the parent is dropped last');
   t.notOk(tok.decode(tiny.tokens).includes(PARENT_INTRO));
 });

@@ -5,6 +5,7 @@ import type { Policy } from '../../../actors/loop/policy/policy-service.js';
 import type { Sample } from '../../../actors/loop/messages.js';
 import { packFloats, packInts } from '../../../actors/loop/packed.js';
 import { loadTokenizer } from '../../../model/tokenizer.js';
+import { spadePromptFormat } from '../../../model/prompt-format.js';
 
 export const tok = loadTokenizer('bpe-2048');
 
@@ -17,7 +18,7 @@ export function scripted(text: string, contextLength = 2048): Policy & { prompts
 export function scriptedInTurn(texts: readonly string[], contextLength = 2048): Policy & { prompts: number[][] } {
   const prompts: number[][] = [];
   return {
-    tokenizer: tok, contextLength, prompts,
+    format: spadePromptFormat(tok), contextLength, prompts,
     async sample(prompt): Promise<Sample> {
       const text = texts[Math.min(prompts.length, texts.length - 1)]!;
       prompts.push(prompt);

@@ -37,7 +37,7 @@ t.test('behaviour log-probs follow temperature and top-p', async (t) => {
   t.teardown(async () => (await policy.close(), await session.release()));
   const weights = initParameters(policy.config, 5);
   policy.setWeights(weights, 1);
-  const prompt = agentPrompt(policy.tokenizer, { description: 'Say a number.', history: [], observation: 'Go.', maxPromptTokens: 200 });
+  const prompt = agentPrompt(policy.format, { description: 'Say a number.', history: [], observation: 'Go.', maxPromptTokens: 200 });
 
   // The full next-token distribution after the prompt: one scored row per vocabulary entry.
   const V = policy.config.vocab, L = prompt.length + 1;

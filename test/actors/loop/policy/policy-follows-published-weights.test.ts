@@ -17,7 +17,7 @@ t.test('published weights reach the sampler', async (t) => {
   const policy = await PolicyService.open({ policy: { ...TINY_POLICY, weightSync: true }, conn });
   t.teardown(() => policy.close());
   const model = policy.config;
-  const prompt = [policy.tokenizer.specialId('<|bos|>'), ...policy.tokenizer.encode('Target 23.')];
+  const prompt = [policy.format.prompt([], 'agent')[0]!, ...policy.format.encode('Target 23.')]; // <|bos|> and the text
   const before = await policy.sample(prompt, { maxTokens: 6, temperature: 0, topP: 1 });
   t.same([...new Set(unpackInts(before.versions))], [0]);
 

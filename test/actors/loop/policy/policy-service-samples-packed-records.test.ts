@@ -10,7 +10,7 @@ import { TINY_POLICY } from './tiny-loop.js';
 t.test('samples unpack, batch together and carry versions', async (t) => {
   const policy = await PolicyService.open({ policy: TINY_POLICY });
   t.teardown(() => policy.close());
-  const tok = policy.tokenizer;
+  const tok = policy.format;
   const prompt = agentPrompt(tok, { description: 'Reach the target.', history: [], observation: 'Target 23. Total 0.', maxPromptTokens: 300 });
   const before = policy.sampler.steps;
   const [a, b] = await Promise.all([
@@ -25,8 +25,7 @@ t.test('samples unpack, batch together and carry versions', async (t) => {
     t.equal(versions.length, tokens.length, 'one version per token');
     t.ok([...logp].every((x) => x <= 0 && Number.isFinite(x)), 'log-probs are finite and <= 0');
     t.same([...new Set(versions)], [0], 'sampled by version 0');
-    const endTurn = tok.specialId('<|end_turn|>'), eos = tok.specialId('<|eos|>');
-    const plain = [...tokens].filter((x) => x !== endTurn && x !== eos);
+    const plain = [...tokens].filter((x) => !tok.stopIds.includes(x)); // <|end_turn|> and <|eos|>
     t.equal(s.text, tok.decode(plain), 'text is the decoded tokens without the stop token');
     t.ok(['stop', 'length'].includes(s.finishReason));
   }
