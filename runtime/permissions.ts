@@ -1,7 +1,7 @@
 // Who may publish and subscribe to what on the bus: each role's declared writes (stream subjects, core subjects,
 // KV keys, object stores) plus its durable consumers from topology.ts, compiled into NATS user permissions. Pure:
 // the embedded server's config, `spade auth init` and docs/security.md's matrix all come from here.
-import { BUCKETS, OBJECT_STORES, POLICY_KEYS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
+import { BUCKETS, durableName, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
 import { CONSUMER_DECLS, type ConsumerDecl } from './topology.js';
 
 /** What one role writes. Reading (stream and consumer info, stored messages, KV and object gets, watches) is open to every user. */
@@ -69,42 +69,22 @@ export interface NatsPermissions {
   allow_responses?: boolean;
 }
 
-const API = '$JS.API';
-
-/** JetStream calls every user may make: look up streams, consumers and stored messages, follow through ephemeral consumers, ack. */
-const READ_API = [
-  `${API}.INFO`,
-  `${API}.STREAM.INFO.*`, `${API}.STREAM.NAMES`, `${API}.STREAM.LIST`, `${API}.STREAM.MSG.GET.*`, `${API}.DIRECT.GET.>`,
-  `${API}.CONSUMER.INFO.*.*`, `${API}.CONSUMER.NAMES.*`, `${API}.CONSUMER.LIST.*`,
-  // Ephemeral consumers (tail, subscriptions, KV watches, object reads) have random names; the durables are denied below.
-  `${API}.CONSUMER.CREATE.>`, `${API}.CONSUMER.DELETE.*.*`, `${API}.CONSUMER.MSG.NEXT.*.*`,
-  '$JS.ACK.>', '$JS.FC.>',
-];
-
-/** Replies to this user's own requests (JetStream API answers, PubAcks, request/reply) come to an inbox. */
-const INBOX = '_INBOX.>';
-
 /** JetStream publishes go to these subjects for a KV key and an object store. */
-export const kvSubject = (bucket: string, key: string): string => `$KV.${bucket}.${key}`;
-export const objectSubjects = (store: string): string[] => [`$O.${store}.>`, `${API}.STREAM.PURGE.OBJ_${store}`];
+export const kvSubject = NATS_SUBJECTS.kvKey;
+export const objectSubjects = NATS_SUBJECTS.objectWrite;
 
 /**
  * What `role` may not do to the durable consumers: create, update or delete any (unless it manages the topology),
- * and pull from or ack another role's (that would take its work). Ack subjects come in the 2.9 form and the newer
- * one with domain and account hash.
+ * and pull from or ack another role's (that would take its work).
  */
 function durableDenies(role: string, manage: boolean): string[] {
   const out: string[] = [];
   for (const c of CONSUMER_DECLS) {
-    const at = `${c.stream}.${durableOf(c.role)}`;
-    if (!manage) out.push(`${API}.CONSUMER.CREATE.${at}`, `${API}.CONSUMER.CREATE.${at}.>`, `${API}.CONSUMER.DELETE.${at}`);
-    if (c.role !== role) out.push(`${API}.CONSUMER.MSG.NEXT.${at}`, `$JS.ACK.${at}.>`, `$JS.ACK.*.*.${at}.>`);
+    if (!manage) out.push(...NATS_SUBJECTS.consumerAdmin(c.stream, durableName(c.role)));
+    if (c.role !== role) out.push(...NATS_SUBJECTS.consumerUse(c.stream, durableName(c.role)));
   }
   return [...new Set(out)];
 }
-
-/** The durable consumer name of a role (mirrors subjects.ts durableName; kept local so this stays a leaf of topology.ts). */
-const durableOf = (role: string) => `spade-${role}`;
 
 /** The durable consumers `role` pulls from. */
 export function consumersOf(role: string): ConsumerDecl[] {
@@ -126,10 +106,10 @@ export function writesOf(role: string, access: RoleAccess = accessOf(role)): str
 /** The NATS permissions of `role`'s user. */
 export function permissionsFor(role: string, access: RoleAccess = accessOf(role)): NatsPermissions {
   if (access.all) return { publish: { allow: ['>'], deny: [] }, subscribe: { allow: ['>'], deny: [] } };
-  const manage = access.manage ? [`${API}.STREAM.CREATE.*`, `${API}.STREAM.UPDATE.*`] : [];
+  const manage = access.manage ? NATS_SUBJECTS.manageApi : [];
   const perms: NatsPermissions = {
-    publish: { allow: [...READ_API, ...manage, ...writesOf(role, access)], deny: durableDenies(role, access.manage === true) },
-    subscribe: { allow: [INBOX, ...(access.listens ?? [])], deny: [] },
+    publish: { allow: [...NATS_SUBJECTS.readApi, ...manage, ...writesOf(role, access)], deny: durableDenies(role, access.manage === true) },
+    subscribe: { allow: [NATS_SUBJECTS.inbox, ...(access.listens ?? [])], deny: [] },
   };
   if (access.answers) perms.allow_responses = true;
   return perms;
@@ -171,7 +151,7 @@ export function permissionMatrixMarkdown(roles: readonly string[] = Object.keys(
     const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/>`]), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
     const pubs = [...a.publishes, ...(a.requests ?? []).map((r) => `${r} (request)`), ...duties];
     const listens = [...(a.listens ?? []), ...(a.answers ? ['(answers requests)'] : [])];
-    const pulls = consumersOf(role).map((c) => `${c.stream}/${durableOf(c.role)}`);
+    const pulls = consumersOf(role).map((c) => `${c.stream}/${durableName(c.role)}`);
     rows.push(`| \`${role}\`${a.manage ? ' (declares the topology)' : ''} | ${code(pubs)} | ${code(stores)} | ${code(listens)} | ${code(pulls)} |`);
   }
   return `${rows.join('\n')}\n`;

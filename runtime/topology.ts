@@ -5,7 +5,7 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, 
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
-import { BUCKETS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
+import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
 
 const NANOS = 1_000_000;
 
@@ -118,8 +118,8 @@ export async function missingTopology(conn: Connection): Promise<string | undefi
   const exists = (p: Promise<unknown>) => p.then(() => true, () => false);
   for (const d of STREAM_DECLS) if (!(await exists(conn.jsm.streams.info(d.name)))) return `stream ${d.name}`;
   for (const c of CONSUMER_DECLS) if (!(await exists(conn.jsm.consumers.info(c.stream, durableName(c.role))))) return `consumer ${c.stream}/${durableName(c.role)}`;
-  for (const b of Object.values(BUCKETS)) if (!(await exists(conn.jsm.streams.info(`KV_${b}`)))) return `KV bucket ${b}`;
-  for (const o of Object.values(OBJECT_STORES)) if (!(await exists(conn.jsm.streams.info(`OBJ_${o}`)))) return `object store ${o}`;
+  for (const b of Object.values(BUCKETS)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.kvStream(b))))) return `KV bucket ${b}`;
+  for (const o of Object.values(OBJECT_STORES)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.objectStream(o))))) return `object store ${o}`;
   return undefined;
 }
 
