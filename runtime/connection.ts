@@ -125,7 +125,14 @@ async function watchPermissions(nc: NatsConnection, role: string, fn: (err: Perm
   }
 }
 
+/** The server's refusal inside `err` (nats.js wraps a refused request in a RequestError whose cause it is), if any. */
+function refusalIn(err: unknown): InstanceType<typeof natsErrors.PermissionViolationError> | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof natsErrors.PermissionViolationError) return e;
+  return undefined;
+}
+
 /** A client call that failed because the server refused it, as a PermissionError naming the role; any other error unchanged. */
 export function asPermissionError(err: unknown, role: string): unknown {
-  return err instanceof natsErrors.PermissionViolationError ? new PermissionError(role, err.operation, err.subject, err) : err;
+  const r = refusalIn(err);
+  return r ? new PermissionError(role, r.operation, r.subject, err) : err;
 }
