@@ -2,7 +2,7 @@
 // `<dir>/<role>.creds` (a JWT + seed file as `nsc` writes them). Generated for an embedded run under
 // `<run-dir>/auth/` and by `spade auth init`; read by every host and client command of the run.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { credsAuthenticator, nkeyAuthenticator, nkeys, usernamePasswordAuthenticator, type Authenticator } from '@nats-io/nats-core';
 import { AuthError } from './errors.js';
@@ -106,9 +106,14 @@ export function ensureCredentials(dir: string, roles: readonly string[], kind: C
   return users;
 }
 
-/** Credentials plus the server config fragment (`authorization { users = [...] }`) in `dir`; returns the fragment's path. */
+/**
+ * Credentials for `roles` plus the server config fragment (`authorization { users = [...] }`) in `dir`; the fragment
+ * lists every role with a `.json` file there, so a second run adds roles. Returns the fragment's path.
+ */
 export function writeAuthDir(dir: string, roles: readonly string[], kind: CredentialKind = 'nkey'): string {
-  const users = ensureCredentials(dir, roles, kind);
+  ensureCredentials(dir, roles, kind);
+  const all = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
+  const users = ensureCredentials(dir, all, kind);
   const conf = join(dir, AUTH_CONF_FILE);
   writeSecret(conf, `# SPADE per-role users (runtime/permissions.ts); include it from the server config: include ${JSON.stringify(AUTH_CONF_FILE)}\n${authorizationBlock(users)}`);
   return conf;

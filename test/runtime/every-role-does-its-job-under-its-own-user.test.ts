@@ -32,8 +32,8 @@ t.test('every role does its job; the server refuses nothing', async (t) => {
   for (const r of roles) c[r] = await connectAs(t, config, r, refused);
 
   // The sandbox answers validation and step requests in its queue group, and on its own host subject.
-  for (const s of [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep]) c.sandbox.nc.subscribe(s, { queue: QUEUE_GROUPS.sandbox, callback: (_e, m) => m.respond(enc(`answer:${m.subject}`)) });
-  c.sandbox.nc.subscribe(SUBJECTS.sandboxStepOnHost('h1'), { callback: (_e, m) => m.respond(enc('answer:host')) });
+  for (const s of [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep]) c.sandbox.nc.subscribe(s, { queue: QUEUE_GROUPS.sandbox, callback: (_e, m) => void m.respond(enc(`answer:${m.subject}`)) });
+  c.sandbox.nc.subscribe(SUBJECTS.sandboxStepOnHost('h1'), { callback: (_e, m) => void m.respond(enc('answer:host')) });
   await c.sandbox.nc.flush();
 
   await c.coordinator.js.publish(SUBJECTS.jobDesign, enc('design-1'), { msgID: 'design-1' });
