@@ -150,9 +150,8 @@ export function permissionMatrixMarkdown(roles: readonly string[] = Object.keys(
     const kv = Object.entries(a.kv ?? {}).flatMap(([b, keys]) => keys.map((k) => `${b}/${k}`));
     const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/>`]), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
     const pubs = [...a.publishes, ...(a.requests ?? []).map((r) => `${r} (request)`), ...duties];
-    const listens = [...(a.listens ?? []), ...(a.answers ? ['(answers requests)'] : [])];
     const pulls = consumersOf(role).map((c) => `${c.stream}/${durableName(c.role)}`);
-    rows.push(`| \`${role}\`${a.manage ? ' (declares the topology)' : ''} | ${code(pubs)} | ${code(stores)} | ${code(listens)} | ${code(pulls)} |`);
+    rows.push(`| \`${role}\`${a.manage ? ' (declares the topology)' : ''} | ${code(pubs)} | ${code(stores)} | ${code(a.listens ?? [])}${a.answers ? ' (answers requests)' : ''} | ${code(pulls)} |`);
   }
   return `${rows.join('\n')}\n`;
 }
