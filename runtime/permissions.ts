@@ -37,7 +37,8 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
   sandbox: { publishes: [], listens: [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('*')], answers: true },
   designer: {
     publishes: [SUBJECTS.envAccepted, SUBJECTS.envRejected, SUBJECTS.jobRollout],
-    requests: [SUBJECTS.sandboxValidate],
+    // Validation, and resets of library environments (the fixed-environment baseline).
+    requests: [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('*')],
     listens: [SUBJECTS.weightsLive],
     kv: { [BUCKETS.envMemory]: ['>'] },
   },
