@@ -1,12 +1,13 @@
 // Per-role NATS users on a real server: each role, connected with its own credentials, does what the loop asks of it
 // (publish its outputs, pull and ack its inputs, its KV keys and the weights object store, request/reply with the
-// sandbox, the host's heartbeat, metrics and dead letters) and the reader reads it all; the server refuses none of it.
+// sandbox, the host's heartbeat, metrics and dead letters; the coordinator declares the topology) and the reader
+// reads it all; the server refuses none of it.
 import t from 'tap';
 import { Membership } from '../../runtime/membership.js';
 import type { Connection } from '../../runtime/connection.js';
 import type { PermissionError } from '../../runtime/errors.js';
 import { followKv, followStream } from '../../runtime/follow.js';
-import { ADMIN, READER } from '../../runtime/permissions.js';
+import { READER } from '../../runtime/permissions.js';
 import { listMembers } from '../../runtime/membership.js';
 import { BUCKETS, learnerRoundKey, OBJECT_STORES, POLICY_KEYS, QUEUE_GROUPS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from '../../runtime/subjects.js';
 import { ensureTopology } from '../../runtime/topology.js';
@@ -26,10 +27,12 @@ async function take(conn: Connection, stream: string, role: string): Promise<str
 t.test('every role does its job; the server refuses nothing', async (t) => {
   const { config } = await authServer(t);
   const refused: PermissionError[] = [];
-  await ensureTopology(await connectAs(t, config, ADMIN), config);
   const roles = ['coordinator', 'designer', 'agent', 'sandbox', 'evaluator', 'learner', 'echo', READER] as const;
   const c = {} as Record<(typeof roles)[number], Connection>;
   for (const r of roles) c[r] = await connectAs(t, config, r, refused);
+  // A cluster without the admin's credentials: the coordinator declares the topology, and again (the update path).
+  await ensureTopology(c.coordinator, config);
+  await ensureTopology(c.coordinator, config);
 
   // The sandbox answers validation and step requests in its queue group, and on its own host subject.
   for (const s of [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep]) c.sandbox.nc.subscribe(s, { queue: QUEUE_GROUPS.sandbox, callback: (_e, m) => void m.respond(enc(`answer:${m.subject}`)) });
