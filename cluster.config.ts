@@ -5,7 +5,7 @@ import { defineConfig } from './runtime/config-schema.js';
 const role = (concurrency: number, threads = 0) => ({ concurrency, threads, memoryMb: 1024, taskTimeoutMs: 600_000 });
 
 export default defineConfig({
-  nats: { servers: [], embedded: { port: 0 } },
+  nats: { servers: [], embedded: { port: 0, auth: true } },
   host: { roles: ['all'], heartbeatMs: 2_000, memberTtlMs: 10_000, drainTimeoutMs: 20_000 },
   roles: {
     echo: role(8),

@@ -5,6 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { clientConfig } from '../runtime/client-args.js';
 import { openConnection, type Connection } from '../runtime/connection.js';
+import { authDirOf, ensureCredentials } from '../runtime/credentials.js';
+import { authorizationBlock, READER } from '../runtime/permissions.js';
 import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 
 export interface OpenedRun {
@@ -22,8 +24,9 @@ export async function openRun(opts: { nats?: string; runDir?: string; replayStor
   if (opts.nats || (runDir && existsSync(join(runDir, 'nats.url')))) {
     const url = opts.nats ?? readFileSync(join(runDir!, 'nats.url'), 'utf8').trim();
     try {
-      const config = await clientConfig({ nats: url });
-      const conn = await openConnection(config.nats, 'spade-dashboard', opts.nats ? 10_000 : 2_000);
+      // The run's own server: its credentials (<run-dir>/auth) as the read-only reader.
+      const config = await clientConfig(opts.nats ? { nats: url } : { nats: url, runDir: runDir! });
+      const conn = await openConnection(config.nats, 'spade-dashboard', opts.nats ? 10_000 : 2_000, { role: READER });
       // openConnection does not wait for the first connect; a dead embedded server shows on the first request.
       await conn.jsm.getAccountInfo();
       return { conn, source: opts.nats ? url : `${runDir} (${url})`, live: true, close: () => conn.close() };
@@ -36,9 +39,12 @@ export async function openRun(opts: { nats?: string; runDir?: string; replayStor
   // The run's own server is gone: serve its store read-only from a private server on a free loopback port.
   let server: NatsServerHandle | undefined;
   try {
-    server = await startNatsServer({ storeDir: store, port: 0, logFile: join(store, 'dashboard-nats-server.log') });
-    const config = await clientConfig({ nats: server.url });
-    const conn = await openConnection(config.nats, 'spade-dashboard');
+    // A run with credentials keeps them on its replay too: only the run's users reach its streams, the page as reader.
+    const auth = authDirOf(runDir!);
+    const authorization = existsSync(auth) ? authorizationBlock(ensureCredentials(auth, [READER])) : undefined;
+    server = await startNatsServer({ storeDir: store, port: 0, logFile: join(store, 'dashboard-nats-server.log'), ...(authorization ? { authorization } : {}) });
+    const config = await clientConfig({ nats: server.url, runDir: runDir! });
+    const conn = await openConnection(config.nats, 'spade-dashboard', 10_000, { role: READER });
     const srv = server;
     return { conn, source: `${runDir} (finished; its stored streams)`, live: false, close: async () => (await conn.close(), await srv.stop()) };
   } catch (err) {

@@ -1,6 +1,7 @@
 // The `spade` command line: start, tail, status, plus the commands an application adds; typed errors become one
 // clear line and an exit code. The runtime knows no roles or message types of its own beyond its runtime ones:
 // the application's composition root (actors/main.ts) hands them in as a CliApp.
+import { runAuthCommand } from './auth-command.js';
 import { notifyOutputClosed, watchClosedOutput } from './closed-output.js';
 import { useCatalog } from './message-catalog.js';
 import type { MessageType } from './messages.js';
@@ -32,6 +33,7 @@ function runtimeCommands(app: CliApp): Record<string, CliCommand> {
     start: { summary: 'run actors on this host (same as: node runtime/start.js)', run: (a) => runStartCommand(a, app.roles) },
     tail: { summary: 'print decoded messages on a subject pattern as they arrive', run: (a) => runTailCommand(a) },
     status: { summary: 'members, consumer lag, redeliveries, dead letters, policy version', run: (a) => runStatusCommand(a) },
+    auth: { summary: 'write per-role NATS credentials and the server config fragment (spade auth init DIR)', run: (a) => runAuthCommand(a, app.roles) },
   };
 }
 

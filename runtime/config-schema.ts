@@ -27,11 +27,15 @@ export const CLUSTER_CONFIG = s.object(
         pass: s.optional(s.string()),
         token: s.optional(s.string({ min: 1 })),
         credsFile: s.optional(s.string({ min: 1 })),
+        /** Per-role credentials: each connection of a host uses `<credsDir>/<role>.json` or `<role>.creds` (docs/security.md).
+         *  Unset: `<run.dir>/auth` when it exists (an embedded run's). Ignored when user, token or credsFile is set. */
+        credsDir: s.optional(s.string({ min: 1 })),
         tls: s.optional(
           s.object({ caFile: s.optional(s.string()), certFile: s.optional(s.string()), keyFile: s.optional(s.string()) }, { strict: true }),
         ),
-        /** The embedded server: binary (else $NATS_SERVER_BIN, else PATH) and port (0 = a free loopback port). */
-        embedded: s.object({ bin: s.optional(s.string({ min: 1 })), port: s.int({ min: 0, max: 65535 }) }, { strict: true }),
+        /** The embedded server: binary (else $NATS_SERVER_BIN, else PATH), port (0 = a free loopback port) and whether
+         *  it requires per-role credentials (default true: generated under <run.dir>/auth, permissions per role). */
+        embedded: s.object({ bin: s.optional(s.string({ min: 1 })), port: s.int({ min: 0, max: 65535 }), auth: s.optional(s.boolean()) }, { strict: true }),
       },
       { strict: true },
     ),

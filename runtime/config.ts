@@ -26,6 +26,7 @@ export const ENV_OVERRIDES: Record<string, string> = {
   SPADE_NATS_PASS: 'nats.pass',
   SPADE_NATS_TOKEN: 'nats.token',
   SPADE_NATS_CREDS: 'nats.credsFile',
+  SPADE_NATS_CREDS_DIR: 'nats.credsDir',
   SPADE_ROLES: 'host.roles',
   SPADE_HOST_ID: 'host.id',
   SPADE_RUN_DIR: 'run.dir',

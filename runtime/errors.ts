@@ -35,6 +35,18 @@ export class HostError extends coded(RuntimeError, 'HOST') {}
 /** Thrown by a handler for work that must not be retried: goes to the dead-letter subject at once. */
 export class PermanentError extends coded(RuntimeError, 'PERMANENT') {}
 
+/** Credentials that cannot be used: missing, unreadable, malformed or readable by other users (`path` names the file), or refused by the server. */
+export class AuthError extends coded(RuntimeError, 'AUTH') {}
+
+/** The server refused this user an operation (a NATS permissions violation): names the role, the operation and the subject. */
+export class PermissionError extends RuntimeError {
+  constructor(readonly role: string, readonly operation: string, readonly subject: string, cause?: unknown) {
+    super(`role ${role} may not ${operation === 'subscription' ? 'subscribe to' : 'publish to'} ${subject} (the server refused it: a permissions violation; docs/security.md lists what each role may do)`, {
+      code: 'PERMISSION_DENIED', cause, data: { role, operation, subject },
+    });
+  }
+}
+
 export class UsageError extends RuntimeError {
   constructor(message: string) {
     super(message, { code: 'USAGE' });
@@ -46,3 +58,5 @@ export const isMessageError = guard(MessageError);
 export const isPermanentError = guard(PermanentError);
 export const isNatsServerError = guard(NatsServerError);
 export const isUsageError = guard(UsageError);
+export const isAuthError = guard(AuthError);
+export const isPermissionError = guard(PermissionError);

@@ -5,9 +5,9 @@ import { setMaxListeners } from 'node:events';
 import type { JsMsg } from '@nats-io/jetstream';
 import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
-import type { Connection } from './connection.js';
+import { asPermissionError, type Connection } from './connection.js';
 import { deadLetterAndAck } from './dead-letter.js';
-import { HostError, isMessageError, isPermanentError } from './errors.js';
+import { HostError, isMessageError, isPermanentError, isPermissionError } from './errors.js';
 import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
@@ -43,7 +43,10 @@ interface Running {
 }
 
 export interface ActorHostOptions {
+  /** The host's connection: membership, and every role's unless `connFor` gives it its own. */
   conn: Connection;
+  /** One connection per role (per-role NATS users, runtime/permissions.ts): the actor's env.conn and its pulls, outputs and dead letters. */
+  connFor?: (role: string) => Connection;
   config: ClusterConfig;
   hostId: string;
   log?: (line: string) => void;
@@ -80,7 +83,7 @@ export class ActorHost {
         hostId,
         config,
         roleConfig,
-        conn,
+        conn: this.opts.connFor?.(role) ?? conn,
         log: (l) => this.log(`[${role}] ${l}`),
         requestShutdown: (reason) => this.opts.onShutdownRequest?.(`${role}: ${reason}`),
         pull: async (input) => {
@@ -93,7 +96,7 @@ export class ActorHost {
       this.running.push(r);
       await actor.start?.(env);
       for (const input of [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])]) await this.openInput(r, input);
-      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(conn, actor.subscriptions, env.log);
+      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log);
     }
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
@@ -124,7 +127,7 @@ export class ActorHost {
 
   private consume(r: Running, input: ActorInput<unknown>): Promise<Follow<JsMsg>> {
     const maxMessages = input.pullBatch ?? r.env.roleConfig.concurrency;
-    return followDurable(this.opts.conn, { stream: input.consumer.stream, durable: durableName(input.consumer.role), maxMessages });
+    return followDurable(r.env.conn, { stream: input.consumer.stream, durable: durableName(input.consumer.role), maxMessages });
   }
 
   /** Pulls until the host drains; if the subscription fails (consumer deleted, server gone) it is re-created. */
@@ -200,7 +203,7 @@ export class ActorHost {
     let held: Held | undefined;
     try {
       const outputs = await r.actor.handle!(input, ctx);
-      await publishOutputs(this.opts.conn.js, outputs, { retryMs: config.delivery.publishRetryMs, signal: ac.signal, log: (l) => this.log(`[${role}] ${l}`) });
+      await publishOutputs(r.env.conn.js, outputs, { retryMs: config.delivery.publishRetryMs, signal: ac.signal, log: (l) => this.log(`[${role}] ${l}`) });
       if (r.abandoned.has(msg)) return;
       if (held === undefined) {
         msg.ack();
@@ -209,7 +212,9 @@ export class ActorHost {
         held.state = 'held';
         pull.held.add(held);
       }
-    } catch (err) {
+    } catch (caught) {
+      // A refused publish will be refused again: it is dead-lettered at once, naming the role and the subject.
+      const err = asPermissionError(caught, role);
       if (r.abandoned.has(msg) || held?.state === 'settled') return;
       if (held) held.state = 'settled';
       this.stats.failed++;
@@ -217,7 +222,7 @@ export class ActorHost {
       if (this.draining && ac.signal.aborted) {
         msg.nak();
         this.stats.naked++;
-      } else if (isPermanentError(err)) {
+      } else if (isPermanentError(err) || isPermissionError(err)) {
         await this.deadLetter(r, msg, (err as Error).message, (err as { code: string }).code);
       } else if (n >= maxDeliver) {
         await this.deadLetter(r, msg, `failed on delivery ${n} of ${maxDeliver}: ${(err as Error).message}`, (err as { code?: string }).code ?? 'HANDLER_FAILED');
@@ -256,7 +261,7 @@ export class ActorHost {
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
     const where = `${msg.subject}#${msg.info.streamSequence}`;
-    if (await deadLetterAndAck(this.opts.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: this.opts.conn.nc.info?.max_payload })) {
+    if (await deadLetterAndAck(r.env.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: r.env.conn.nc.info?.max_payload })) {
       this.stats.deadLettered++;
       this.log(`[${r.env.role}] dead-lettered ${where}: ${reason}`);
     } else this.log(`[${r.env.role}] cannot dead-letter ${where}; will retry`);
@@ -266,7 +271,7 @@ export class ActorHost {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(this.opts.conn, p))));
+    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(r.env.conn, p))));
     this.draining = true;
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
     const deadline = this.opts.config.host.drainTimeoutMs;

@@ -1,7 +1,7 @@
 // Starts and stops a real `nats-server` child process with JetStream: the embedded default of
 // `spade start` and the server every test starts for itself (free loopback ports, own store dir).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { NatsServerError } from './errors.js';
 
@@ -27,6 +27,8 @@ export interface NatsServerOptions {
   maxPayloadBytes?: number;
   /** Serve clients over TLS only: the server's certificate and key, and with `caFile` + `verify` require client certificates it signed. */
   tls?: { certFile: string; keyFile: string; caFile?: string; verify?: boolean };
+  /** Require credentials: an `authorization { users = [...] }` block (runtime/permissions.ts authorizationBlock). */
+  authorization?: string;
 }
 
 /** The server config file's text: settings with no command-line flag. */
@@ -39,6 +41,7 @@ function serverConf(opts: NatsServerOptions): string {
     if (t.verify) lines.push('  verify: true');
     lines.push('}');
   }
+  if (opts.authorization) lines.push(opts.authorization.trimEnd());
   return `${lines.join('\n')}\n`;
 }
 
@@ -85,7 +88,9 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
   mkdirSync(opts.storeDir, { recursive: true });
   // Settings with no command-line flag go into a small config file; flags below override it.
   const confFile = join(opts.storeDir, 'nats-server.conf');
-  writeFileSync(confFile, serverConf(opts));
+  // It may hold the users' passwords: owner only.
+  writeFileSync(confFile, serverConf(opts), { mode: 0o600 });
+  chmodSync(confFile, 0o600);
   const args = ['-c', confFile, '-a', '127.0.0.1', '-p', String(opts.port && opts.port > 0 ? opts.port : -1), '-js', '-sd', opts.storeDir];
   if (opts.serverName) args.push('--server_name', opts.serverName);
   if (opts.cluster) {

@@ -7,12 +7,14 @@ import { onOutputClosed } from './closed-output.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import type { ClusterConfig } from './config-schema.js';
-import { openConnection, type Connection } from './connection.js';
+import { openConnection, usesRoleCredentials, type Connection } from './connection.js';
+import { authDirOf, credentialsFile, ensureCredentials } from './credentials.js';
 import { UsageError } from './errors.js';
 import { ActorHost } from './host.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
+import { accessOf, ADMIN, authorizationBlock, ROLE_ACCESS } from './permissions.js';
 import { resolveRoles, type RoleRegistry } from './roles.js';
-import { ensureTopology } from './topology.js';
+import { awaitTopology, ensureTopology } from './topology.js';
 
 export const START_HELP = `Usage: spade start [options]      (same as: node runtime/start.js [options])
 
@@ -35,7 +37,9 @@ Options:
 
 export interface StartedHost {
   config: ClusterConfig;
+  /** The connection of the host's first role (membership); with per-role credentials each role has its own (`conns`). */
   conn: Connection;
+  conns: ReadonlyMap<string, Connection>;
   host: ActorHost;
   server: NatsServerHandle | undefined;
   /** Drains the host, closes the connection and stops the embedded server. */
@@ -111,27 +115,62 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
     writeFileSync(resolve(config.run.dir, 'config.json'), `${JSON.stringify({ ...config, nats: { ...config.nats, pass: undefined, token: undefined } }, null, 2)}\n`);
   }
   const hostId = config.host.id ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '-')}-${process.pid}`;
+  const embedded = config.nats.servers.length === 0;
+  // Per-role credentials: the embedded server makes them under <run-dir>/auth (kept on resume); any host of a run
+  // whose directory holds them, or that names nats.credsDir, connects each role as its own user.
+  if (config.nats.credsDir === undefined && config.run.dir !== '' && (existsSync(authDirOf(resolve(config.run.dir))) || (embedded && config.nats.embedded.auth !== false)))
+    config.nats.credsDir = authDirOf(resolve(config.run.dir));
   let server: NatsServerHandle | undefined;
-  if (config.nats.servers.length === 0) {
+  if (embedded) {
     const storeDir = resolve(config.run.dir, 'nats');
+    let authorization: string | undefined;
+    if (config.nats.embedded.auth !== false && config.nats.credsDir !== undefined) {
+      // Every role of the registry and of the matrix, so that hosts of other roles can join this run.
+      authorization = authorizationBlock(ensureCredentials(config.nats.credsDir, [...new Set([...Object.keys(registry), ...Object.keys(ROLE_ACCESS)])]));
+      log(`per-role NATS credentials in ${config.nats.credsDir} (docs/security.md)`);
+    }
     log(`starting embedded nats-server (store ${storeDir}) …`);
-    server = await startNatsServer({ storeDir, port: config.nats.embedded.port, bin: config.nats.embedded.bin });
+    server = await startNatsServer({ storeDir, port: config.nats.embedded.port, bin: config.nats.embedded.bin, ...(authorization ? { authorization } : {}) });
     config.nats.servers = [server.url];
     mkdirSync(resolve(config.run.dir), { recursive: true });
     writeFileSync(resolve(config.run.dir, 'nats.url'), `${server.url}\n`);
     log(`embedded nats-server listening on ${server.url} (written to ${resolve(config.run.dir, 'nats.url')})`);
   }
+  const conns = new Map<string, Connection>();
   let conn: Connection | undefined;
+  const closeAll = async () => {
+    for (const c of new Set([...conns.values(), ...(conn ? [conn] : [])])) await c.close().catch(() => undefined);
+  };
   try {
-    conn = await openConnection(config.nats, `spade-${hostId}`);
-    log('declaring streams, consumers, buckets …');
-    await ensureTopology(conn, config);
+    if (usesRoleCredentials(config.nats)) {
+      const onPermissionError = (err: Error) => log(`permission denied: ${err.message}`);
+      for (const role of roles) conns.set(role, await openConnection(config.nats, `spade-${hostId}-${role}`, 10_000, { role, onPermissionError }));
+      conn = conns.get(roles[0]!)!;
+      // The topology is declared by a user allowed to: the run's admin (whose credentials the embedded server's host
+      // holds) or the coordinator; a host with neither waits until it exists.
+      const manager = credentialsFile(config.nats.credsDir!, ADMIN) ? ADMIN : roles.find((r) => accessOf(r).manage);
+      if (manager === undefined) await awaitTopology(conn, log);
+      else {
+        const m = manager === ADMIN ? await openConnection(config.nats, `spade-${hostId}-${ADMIN}`, 10_000, { role: ADMIN }) : conns.get(manager)!;
+        log(`declaring streams, consumers, buckets (as ${manager}) …`);
+        try {
+          await ensureTopology(m, config);
+        } finally {
+          if (manager === ADMIN) await m.close();
+        }
+      }
+    } else {
+      conn = await openConnection(config.nats, `spade-${hostId}`);
+      for (const role of roles) conns.set(role, conn);
+      log('declaring streams, consumers, buckets …');
+      await ensureTopology(conn, config);
+    }
     // A request can come before the caller registers its handler (a coordinator whose run another host finished
     // while this one was still starting actors): keep it and hand it over on registration, never drop it.
     let onShutdown: ((reason: string) => void) | null = null;
     let pendingShutdown: string | null = null;
     const host = new ActorHost({
-      conn, config, hostId, log,
+      conn, config, hostId, log, connFor: (role) => conns.get(role)!,
       onShutdownRequest: (reason) => (onShutdown ? onShutdown(reason) : (pendingShutdown ??= reason)),
     });
     await host.start(roles.map((r) => registry[r]!), roles);
@@ -140,6 +179,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
     return {
       config,
       conn: c,
+      conns,
       host,
       server,
       onShutdownRequest(fn: (reason: string) => void) {
@@ -148,13 +188,13 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
       },
       async shutdown() {
         await host.stop();
-        await c.close();
+        await closeAll();
         await server?.stop();
         if (server) rmSync(resolve(config.run.dir, 'nats.url'), { force: true });
       },
     };
   } catch (err) {
-    await conn?.close().catch(() => undefined);
+    await closeAll();
     await server?.stop();
     throw err;
   }

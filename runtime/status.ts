@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { clientConfig } from './client-args.js';
 import { openConnection, type Connection } from './connection.js';
+import { READER } from './permissions.js';
 import { UsageError } from './errors.js';
 import { listMembers } from './membership.js';
 import { PolicyVersion } from './message-types.js';
@@ -85,7 +86,7 @@ export async function runStatusCommand(argv: string[], out: NodeJS.WritableStrea
     return 0;
   }
   const config = await clientConfig({ nats: parsed.values.nats, runDir: parsed.values['run-dir'] });
-  const conn = await openConnection(config.nats, 'spade-status');
+  const conn = await openConnection(config.nats, 'spade-status', 10_000, { role: READER });
   try {
     const status = await readStatus(conn);
     out.write(parsed.values.json ? `${JSON.stringify(status)}\n` : formatStatus(status));

@@ -119,3 +119,34 @@ export function durableName(role: string): string {
   return `spade-${role}`;
 }
 
+
+const JS_API = '$JS.API';
+
+/**
+ * NATS's own subjects that per-role permissions grant or deny (runtime/permissions.ts): the JetStream API, acks, flow
+ * control, reply inboxes, KV keys and object-store chunks, and the streams behind KV buckets and object stores.
+ */
+export const NATS_SUBJECTS = {
+  /** JetStream calls that only look: streams, consumers, stored messages, ephemeral consumers to follow with, acks. */
+  readApi: [
+    `${JS_API}.INFO`,
+    `${JS_API}.STREAM.INFO.*`, `${JS_API}.STREAM.NAMES`, `${JS_API}.STREAM.LIST`, `${JS_API}.STREAM.MSG.GET.*`, `${JS_API}.DIRECT.GET.>`,
+    `${JS_API}.CONSUMER.INFO.*.*`, `${JS_API}.CONSUMER.NAMES.*`, `${JS_API}.CONSUMER.LIST.*`,
+    `${JS_API}.CONSUMER.CREATE.>`, `${JS_API}.CONSUMER.DELETE.*.*`, `${JS_API}.CONSUMER.MSG.NEXT.*.*`,
+    '$JS.ACK.>', '$JS.FC.>',
+  ],
+  /** Declaring streams (and the streams of KV buckets and object stores). */
+  manageApi: [`${JS_API}.STREAM.CREATE.*`, `${JS_API}.STREAM.UPDATE.*`],
+  /** Where replies come back (JetStream answers, PubAcks, request/reply). */
+  inbox: '_INBOX.>',
+  /** Creating, updating or deleting one durable consumer. */
+  consumerAdmin: (stream: string, name: string) => [`${JS_API}.CONSUMER.CREATE.${stream}.${name}`, `${JS_API}.CONSUMER.CREATE.${stream}.${name}.>`, `${JS_API}.CONSUMER.DELETE.${stream}.${name}`],
+  /** Pulling from and acking one durable consumer (acks in the 2.9 form and the newer one with domain and account hash). */
+  consumerUse: (stream: string, name: string) => [`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${name}`, `$JS.ACK.${stream}.${name}.>`, `$JS.ACK.*.*.${stream}.${name}.>`],
+  /** A KV key's subject (a put, create, update or delete publishes to it); key `>` = every key. */
+  kvKey: (bucket: string, key: string) => `$KV.${bucket}.${key}`,
+  /** Writing an object store: its chunk and meta subjects, and the purge that overwrites or deletes an object. */
+  objectWrite: (store: string) => [`$O.${store}.>`, `${JS_API}.STREAM.PURGE.OBJ_${store}`],
+  kvStream: (bucket: string) => `KV_${bucket}`,
+  objectStream: (store: string) => `OBJ_${store}`,
+} as const;

@@ -5,6 +5,7 @@ import { RetentionPolicy } from '@nats-io/jetstream';
 import type { Msg } from '@nats-io/transport-node';
 import { clientConfig, parseDuration } from './client-args.js';
 import { openConnection } from './connection.js';
+import { READER } from './permissions.js';
 import { UsageError, isMessageError } from './errors.js';
 import { followStream } from './follow.js';
 import { decodeAny } from './messages.js';
@@ -109,7 +110,7 @@ export async function runTailCommand(argv: string[], out: NodeJS.WritableStream 
   if (!(limit > 0)) throw new UsageError(`--count ${v.count}: expected a positive integer`);
 
   const config = await clientConfig({ nats: v.nats, runDir: v['run-dir'] });
-  const conn = await openConnection(config.nats, 'spade-tail');
+  const conn = await openConnection(config.nats, 'spade-tail', 10_000, { role: READER });
   let printed = 0;
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));

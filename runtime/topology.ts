@@ -5,7 +5,7 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, 
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
-import { BUCKETS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
+import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
 
 const NANOS = 1_000_000;
 
@@ -113,6 +113,31 @@ async function ensureStream(conn: Connection, decl: StreamDecl, cfg: ClusterConf
     if (err instanceof TopologyError) throw err;
     if (!/stream not found/i.test(String((err as Error).message))) throw new TopologyError(`stream ${decl.name}: ${(err as Error).message}`, { stream: decl.name }, err);
     await conn.jsm.streams.add(want);
+  }
+}
+
+/** The first part of the topology that does not exist yet, or undefined when all of it does (read-only calls). */
+export async function missingTopology(conn: Connection): Promise<string | undefined> {
+  const exists = (p: Promise<unknown>) => p.then(() => true, () => false);
+  for (const d of STREAM_DECLS) if (!(await exists(conn.jsm.streams.info(d.name)))) return `stream ${d.name}`;
+  for (const c of CONSUMER_DECLS) if (!(await exists(conn.jsm.consumers.info(c.stream, durableName(c.role))))) return `consumer ${c.stream}/${durableName(c.role)}`;
+  for (const b of Object.values(BUCKETS)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.kvStream(b))))) return `KV bucket ${b}`;
+  for (const o of Object.values(OBJECT_STORES)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.objectStream(o))))) return `object store ${o}`;
+  return undefined;
+}
+
+/**
+ * Waits until the whole topology exists: a host whose users may not declare it (per-role permissions) starts once a
+ * host holding the admin or coordinator credentials has.
+ */
+export async function awaitTopology(conn: Connection, log: (line: string) => void, everyMs = 1_000): Promise<void> {
+  let said = '';
+  for (;;) {
+    const missing = await missingTopology(conn);
+    if (missing === undefined) return;
+    if (missing !== said) log(`waiting for ${missing}: this host's roles may not declare the topology; a host with the admin or coordinator credentials declares it`);
+    said = missing;
+    await new Promise((res) => setTimeout(res, everyMs));
   }
 }
 
