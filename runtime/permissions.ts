@@ -40,7 +40,8 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
     // Validation, and resets of library environments (the fixed-environment baseline).
     requests: [SUBJECTS.sandboxValidate, SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('*')],
     listens: [SUBJECTS.weightsLive],
-    kv: { [BUCKETS.envMemory]: ['>'] },
+    // Memory entries, and each design job's outcome record (claimed before anything is published).
+    kv: { [BUCKETS.envMemory]: ['>'], [BUCKETS.designOutcomes]: ['>'] },
   },
   agent: {
     publishes: [SUBJECTS.trajRaw],
