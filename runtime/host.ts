@@ -316,7 +316,8 @@ export class ActorHost {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(this.opts.conn, p))));
+    // A host shedding for memory takes nothing more, so it does not wait for the rest to be delivered either.
+    if (!this.shedding) await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(this.opts.conn, p))));
     this.draining = true;
     this.gate?.stop();
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
