@@ -50,6 +50,14 @@ export const CLUSTER_CONFIG = s.object(
         memberTtlMs: s.int({ min: 1_000, max: 3_600_000 }),
         /** On SIGTERM, in-flight work gets this long to finish before it is nak'ed. */
         drainTimeoutMs: s.int({ min: 0, max: 3_600_000 }),
+        /** Resident memory (RSS) this host process may use, in MiB; 0 = no budget. Over `memoryShedAt` of it the host
+         *  stops pulling new jobs (in-flight ones finish, the rest stay pending for other hosts) until RSS is back
+         *  under `memoryResumeAt` of it (runtime/memory-gate.ts). */
+        memoryBudgetMb: s.int({ min: 0, max: 1 << 24 }),
+        memoryShedAt: s.number({ min: 0.05, max: 1 }),
+        memoryResumeAt: s.number({ min: 0.01, max: 1 }),
+        /** How often the host reads its RSS against the budget. */
+        memoryCheckMs: s.int({ min: 50, max: 600_000 }),
       },
       { strict: true },
     ),

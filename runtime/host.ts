@@ -1,6 +1,7 @@
 // The actor host: starts actors, pulls their work with N concurrent handlers, publishes results
 // durably before acking, keeps long work and held messages alive with in-progress acks, retries with
-// backoff up to max_deliver and then dead-letters, beats in the membership bucket, and drains on stop.
+// backoff up to max_deliver and then dead-letters, beats in the membership bucket, sheds new work while over its
+// memory budget, and drains on stop.
 import { setMaxListeners } from 'node:events';
 import type { JsMsg } from '@nats-io/jetstream';
 import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
@@ -12,17 +13,21 @@ import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
 import { Membership } from './membership.js';
-import { decode } from './messages.js';
+import { MemoryGate, type GateState } from './memory-gate.js';
+import { Metric } from './message-types.js';
+import { decode, encode } from './messages.js';
 import { publishOutputs } from './publish.js';
 import { Semaphore } from './semaphore.js';
 import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
-import { durableName } from './subjects.js';
+import { SUBJECTS, durableName } from './subjects.js';
 
 export interface HostStats {
   handled: number;
   failed: number;
   deadLettered: number;
   naked: number;
+  /** Times the host stopped pulling for being over host.memoryBudgetMb. */
+  sheds: number;
 }
 
 interface InFlight {
@@ -52,18 +57,38 @@ export interface ActorHostOptions {
   log?: (line: string) => void;
   /** Called when an actor asks the process to stop. */
   onShutdownRequest?: (reason: string) => void;
+  /** Where the memory budget's readings come from (process.memoryUsage.rss by default); tests hand in their own numbers. */
+  readRss?: () => number;
 }
 
 export class ActorHost {
-  readonly stats: HostStats = { handled: 0, failed: 0, deadLettered: 0, naked: 0 };
+  readonly stats: HostStats = { handled: 0, failed: 0, deadLettered: 0, naked: 0, sheds: 0 };
   private readonly running: Running[] = [];
   private membership: Membership | undefined;
   private draining = false;
   private stopping = false;
   private readonly log: (line: string) => void;
+  /** Null when host.memoryBudgetMb is 0. */
+  private readonly gate: MemoryGate | null;
 
   constructor(private readonly opts: ActorHostOptions) {
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+    const h = opts.config.host;
+    if (h.memoryBudgetMb > 0 && !(h.memoryResumeAt < h.memoryShedAt)) {
+      throw new HostError(`host.memoryResumeAt must be below host.memoryShedAt (${h.memoryShedAt}), got ${h.memoryResumeAt}`, { field: 'host.memoryResumeAt' });
+    }
+    this.gate = h.memoryBudgetMb > 0
+      ? new MemoryGate({
+        budgetBytes: h.memoryBudgetMb * 2 ** 20, shedAt: h.memoryShedAt, resumeAt: h.memoryResumeAt, everyMs: h.memoryCheckMs,
+        ...(opts.readRss ? { readRss: opts.readRss } : {}),
+        onChange: (state) => this.onGate(state),
+      })
+      : null;
+  }
+
+  /** Whether the host has stopped pulling new jobs for being over its memory budget. */
+  get shedding(): boolean {
+    return this.gate?.shedding ?? false;
   }
 
   get hostId(): string {
@@ -102,8 +127,32 @@ export class ActorHost {
       ...this.stats,
       inflight: this.running.reduce((n, r) => n + r.slots.inUse, 0),
       draining: this.draining,
+      rssMb: (this.opts.readRss?.() ?? process.memoryUsage.rss()) / 2 ** 20,
+      shedding: this.shedding,
     }));
     await this.membership.start();
+    this.gate?.start();
+  }
+
+  /**
+   * Over the budget: every pull is closed (the server keeps what it has not delivered; what was delivered and not
+   * started yet is nak'ed back at once), handlers already running finish. Under the lower watermark: pulls resume
+   * (keepPulling waits on the gate). Said in the log and as a `host.shedding` metric (1 / 0).
+   */
+  private onGate(state: GateState): void {
+    const { memoryBudgetMb: budget, memoryShedAt, memoryResumeAt } = this.opts.config.host;
+    const rss = Math.round(state.rssBytes / 2 ** 20);
+    if (state.shedding) {
+      this.stats.sheds++;
+      this.log(`host ${this.opts.hostId}: RSS ${rss} MB is over ${memoryShedAt} of host.memoryBudgetMb (${budget} MB): not taking new jobs until it is under ${Math.round(memoryResumeAt * budget)} MB`);
+      for (const r of this.running) for (const p of r.pulls) void p.messages.close().catch(() => undefined);
+    } else this.log(`host ${this.opts.hostId}: RSS ${rss} MB is under ${memoryResumeAt} of host.memoryBudgetMb (${budget} MB): taking jobs again`);
+    const body = { role: 'host', host: this.opts.hostId, ts: Date.now(), name: 'host.shedding', value: state.shedding ? 1 : 0, tags: { rssMb: String(rss), budgetMb: String(budget) } };
+    // Published as the first running role's metric (with per-role users, a role may publish only its own metrics subject).
+    const by = this.running[0];
+    const conn = by?.env.conn ?? this.opts.conn;
+    const subject = SUBJECTS.metrics(by ? by.env.role : 'host');
+    void conn.js.publish(subject, encode(Metric, body)).catch((err: Error) => this.log(`cannot publish host.shedding: ${err.message}`));
   }
 
   private async openInput(r: Running, input: ActorInput<unknown>): Promise<Pulling> {
@@ -111,6 +160,7 @@ export class ActorHost {
     const closed: Pulling = { close: async () => undefined };
     if (this.draining) return closed;
     const pull: Pull = { input, messages: await this.consume(r, input), loop: Promise.resolve(), held: new Set(), failures: 0, closed: false };
+    if (this.shedding) void pull.messages.close(); // keepPulling subscribes again once the gate opens
     pull.loop = this.keepPulling(r, pull);
     r.pulls.push(pull);
     // One timer per actor, not two per message: in-progress acks for long work and held messages, and task timeouts.
@@ -143,10 +193,13 @@ export class ActorHost {
         say(`pulling from ${input.consumer.stream} failed (${(err as Error).message}); re-subscribing every second`);
       }
       if (this.draining || pull.closed) return;
-      await new Promise((res) => setTimeout(res, 1_000));
+      // Shedding for memory: subscribe again once under the lower watermark (the gate closed the subscription).
+      if (this.gate?.shedding) await this.gate.opened();
+      else await new Promise((res) => setTimeout(res, 1_000));
       if (this.draining || pull.closed) return;
       try {
         pull.messages = await this.consume(r, input);
+        if (this.shedding) void pull.messages.close(); // the gate closed while this subscribed
         if (say.said()) say(`re-subscribed to ${input.consumer.stream}`);
       } catch (err) {
         say(`cannot re-subscribe to ${input.consumer.stream}: ${(err as Error).message}`);
@@ -157,7 +210,8 @@ export class ActorHost {
   private async pull(r: Running, pull: Pull): Promise<void> {
     for await (const msg of pull.messages) {
       await r.slots.acquire();
-      if (this.draining) {
+      // Delivered before the gate closed the pull (or while a slot was busy): back to the stream for another host.
+      if (this.draining || this.shedding) {
         msg.nak();
         this.stats.naked++;
         r.slots.release();
@@ -271,8 +325,10 @@ export class ActorHost {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(r.env.conn, p))));
+    // A host shedding for memory takes nothing more, so it does not wait for the rest to be delivered either.
+    if (!this.shedding) await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(r.env.conn, p))));
     this.draining = true;
+    this.gate?.stop();
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
     const deadline = this.opts.config.host.drainTimeoutMs;
     const allIdle = Promise.all(this.running.map((r) => r.slots.idle()));

@@ -61,6 +61,9 @@ export const MemberHeartbeat = defineMessage(
     deadLettered: s.int({ min: 0 }),
     eventLoopLagMs: s.number({ min: 0 }),
     draining: s.boolean(),
+    /** Resident memory in MiB, and whether the host sheds work for being over host.memoryBudgetMb (runtime/memory-gate.ts). */
+    rssMb: s.optional(s.number({ min: 0 })),
+    shedding: s.optional(s.boolean()),
   }),
 );
 

@@ -62,7 +62,7 @@ export function formatStatus(s: ClusterStatus): string {
   lines.push(`members (${s.members.length}):`);
   for (const m of s.members)
     lines.push(
-      `  ${m.hostId.padEnd(28)} roles=${m.roles.join(',')} inflight=${m.inflight} handled=${m.handled} failed=${m.failed} dlq=${m.deadLettered} lag=${m.eventLoopLagMs.toFixed(1)}ms age=${((Date.now() - m.ts) / 1000).toFixed(1)}s${m.draining ? ' DRAINING' : ''}`,
+      `  ${m.hostId.padEnd(28)} roles=${m.roles.join(',')} inflight=${m.inflight} handled=${m.handled} failed=${m.failed} dlq=${m.deadLettered} lag=${m.eventLoopLagMs.toFixed(1)}ms age=${((Date.now() - m.ts) / 1000).toFixed(1)}s${m.rssMb !== undefined ? ` rss=${Math.round(m.rssMb)}MB` : ''}${m.draining ? ' DRAINING' : ''}${m.shedding ? ' SHEDDING' : ''}`,
     );
   lines.push('streams:');
   for (const st of s.streams) {

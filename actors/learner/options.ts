@@ -43,6 +43,12 @@ export interface LearnerOptions {
   flushAfterMs?: number;
   /** Bound on one forward/backward pass: rows x padded length. Larger minibatches accumulate gradients. */
   microBatchTokens?: number;
+  /**
+   * Bound on one pass's attention, rows x padded length²: each attention tensor of the training graph holds heads x
+   * this many values, and onnxruntime's arena keeps the largest pass's blocks for good. 2^23 bites only on rows
+   * longer than 1024 tokens at the default microBatchTokens (docs/reliability.md, resource limits).
+   */
+  microBatchCells?: number;
   /** Publish weights (and bump the policy version) every this many updates. */
   publishEvery?: number;
   /** Checkpoint (weights, optimizer, learner state) every this many updates; messages are acked only after. */
@@ -104,6 +110,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   minibatchTokens: 16_384,
   flushAfterMs: 1_000,
   microBatchTokens: 8_192,
+  microBatchCells: 2 ** 23,
   publishEvery: 1,
   checkpointEvery: 10,
   keepCheckpoints: 2,
@@ -172,6 +179,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     minibatchTokens: intAtLeast(1),
     flushAfterMs: intAtLeast(0),
     microBatchTokens: intAtLeast(2),
+    microBatchCells: intAtLeast(4),
     publishEvery: intAtLeast(1),
     checkpointEvery: intAtLeast(1),
     keepCheckpoints: intAtLeast(1),

@@ -44,6 +44,8 @@ export interface UpdateStats {
 export interface PolicyTrainerOptions extends ObjectiveOptions {
   epochs: number;
   microBatchTokens: number;
+  /** Bound on one pass's attention: rows x padded length² (absent: none); a longer row goes alone. */
+  microBatchCells?: number;
   /** Weight of each role's token mean (absent: 1 each). */
   roleWeights?: Record<Role, number>;
 }
@@ -57,13 +59,13 @@ export function roleScales(norm: Record<Role, number>, weights: Record<Role, num
 }
 
 /** Greedy packing of length-sorted rows so that rows × longest ≤ budget (a single longer row goes alone). */
-export function microBatches(rows: readonly Row[], budget: number): Row[][] {
+export function microBatches(rows: readonly Row[], budget: number, cells = Infinity): Row[][] {
   const sorted = [...rows].sort((a, b) => b.tokens.length - a.tokens.length);
   const out: Row[][] = [];
   let cur: Row[] = [];
   for (const r of sorted) {
     const width = cur.length > 0 ? cur[0]!.tokens.length : r.tokens.length;
-    if (cur.length > 0 && (cur.length + 1) * width > budget) {
+    if (cur.length > 0 && ((cur.length + 1) * width > budget || (cur.length + 1) * width * width > cells)) {
       out.push(cur);
       cur = [];
     }
@@ -123,7 +125,7 @@ export class PolicyTrainer {
     const roleLoss = { designer: 0, agent: 0 }, roleNll = { designer: 0, agent: 0 };
     let loss = 0, clipped = 0, truncated = 0, ratioSum = 0;
     let grads: Map<string, Float32Array> | null = null;
-    for (const mb of microBatches(rows, this.options.microBatchTokens)) {
+    for (const mb of microBatches(rows, this.options.microBatchTokens, this.options.microBatchCells)) {
       const packed = packBatch(mb.map((r) => {
         const mask = new Array<number>(r.tokens.length - 1).fill(0);
         for (const p of r.positions) mask[p - 1] = 1; // prediction p − 1 scores token p

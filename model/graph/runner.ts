@@ -17,6 +17,12 @@ export interface RunnerOptions {
    * from the work (training step 349 -> 208 ms on this 2-core machine with spinning off), so off by default.
    */
   allowSpinning?: boolean;
+  /**
+   * onnxruntime's CPU arena: it keeps every block it ever allocated for reuse and never gives memory back. With
+   * dynamic shapes (prefills of any length, training batches of any size) each session's arena grows to the
+   * largest run it has seen plus fragmentation; see docs/reliability.md, resource limits.
+   */
+  memoryArena?: boolean;
 }
 
 export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
@@ -24,6 +30,7 @@ export const DEFAULT_RUNNER_OPTIONS: Required<RunnerOptions> = {
   intraOpNumThreads: 0,
   graphOptimizationLevel: 'all',
   allowSpinning: false,
+  memoryArena: true,
 };
 
 const LEVELS = ['disabled', 'basic', 'extended', 'all'] as const;
@@ -36,6 +43,7 @@ export function validateRunnerOptions(options: RunnerOptions = {}): Required<Run
   if (!Number.isInteger(o.intraOpNumThreads) || o.intraOpNumThreads < 0) throw new ModelOptionError('intraOpNumThreads', 'an integer >= 0 (0: all cores)', o.intraOpNumThreads);
   if (!LEVELS.includes(o.graphOptimizationLevel)) throw new ModelOptionError('graphOptimizationLevel', LEVELS.map((l) => `'${l}'`).join(' | '), o.graphOptimizationLevel);
   if (typeof o.allowSpinning !== 'boolean') throw new ModelOptionError('allowSpinning', 'a boolean', o.allowSpinning);
+  if (typeof o.memoryArena !== 'boolean') throw new ModelOptionError('memoryArena', 'a boolean', o.memoryArena);
   return o;
 }
 
@@ -55,6 +63,7 @@ export class GraphRunner {
         intraOpNumThreads: o.intraOpNumThreads,
         graphOptimizationLevel: o.graphOptimizationLevel,
         logSeverityLevel: 3,
+        enableCpuMemArena: o.memoryArena,
         extra: { session: { intra_op: { allow_spinning: o.allowSpinning ? '1' : '0' } } },
       });
       // The runner needs the signature only; dropping the model bytes frees a copy of any baked-in weights.

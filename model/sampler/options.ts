@@ -30,10 +30,17 @@ export interface SamplerOptions {
   prefixCacheEntries?: number;
   /** A cached prefix shorter than this many tokens is not used (the request joins the batch's full prefill). */
   prefixMinReuse?: number;
+  /**
+   * Most attention cells, rows x (padded prompt length)^2, one full prefill computes at once: waiting prompts are
+   * prefilled shortest first in groups within it (a longer prompt alone). Each attention tensor of a prefill holds
+   * heads x cells values, and onnxruntime's arena keeps the largest run's blocks for good: 32 rows of 1300 tokens
+   * in one call took the sampler to 3.5 GB resident (docs/reliability.md, resource limits).
+   */
+  prefillCells?: number;
 }
 
 export const DEFAULT_SAMPLER_OPTIONS: Required<SamplerOptions> = { maxBatch: 32, stopTokens: [], seed: 0, bakeWeights: true,
-  prefixCacheBytes: 512 * 2 ** 20, prefixCacheEntries: 1024, prefixMinReuse: 8,
+  prefixCacheBytes: 512 * 2 ** 20, prefixCacheEntries: 1024, prefixMinReuse: 8, prefillCells: 2 ** 22,
 };
 
 export function validateSamplerOptions(o: SamplerOptions = {}): Required<SamplerOptions> {
@@ -45,6 +52,7 @@ export function validateSamplerOptions(o: SamplerOptions = {}): Required<Sampler
   if (!Number.isInteger(r.prefixCacheBytes) || r.prefixCacheBytes < 0) throw new ModelOptionError('prefixCacheBytes', 'an integer >= 0', r.prefixCacheBytes);
   if (!Number.isInteger(r.prefixCacheEntries) || r.prefixCacheEntries < 0) throw new ModelOptionError('prefixCacheEntries', 'an integer >= 0', r.prefixCacheEntries);
   if (!Number.isInteger(r.prefixMinReuse) || r.prefixMinReuse < 1) throw new ModelOptionError('prefixMinReuse', 'a positive integer', r.prefixMinReuse);
+  if (!Number.isInteger(r.prefillCells) || r.prefillCells < 1) throw new ModelOptionError('prefillCells', 'a positive integer', r.prefillCells);
   return r;
 }
 

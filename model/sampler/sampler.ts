@@ -32,6 +32,19 @@ interface Row {
 /** Per admitted row: the prefill output holding its first token's log-probs (row b), and its keys/values. */
 type Prefilled = Map<Row, { logp: Float32Array | Float64Array; b: number; slot: Joiner }>;
 
+/** Rows shortest prompt first, cut into groups whose rows x longest² stays within `cells` (a longer row alone). */
+export function byPrefillCells<R extends { prompt: readonly number[] }>(rows: R[], cells: number): R[][] {
+  const groups: R[][] = [];
+  let group: R[] = [];
+  for (const row of [...rows].sort((a, b) => a.prompt.length - b.prompt.length)) {
+    const S = row.prompt.length; // the longest of the group so far
+    if (group.length && (group.length + 1) * S * S > cells) groups.push(group.splice(0));
+    group.push(row);
+  }
+  if (group.length) groups.push(group);
+  return groups;
+}
+
 export class Sampler {
   readonly options: Required<SamplerOptions>;
   private weights: Weights;
@@ -247,8 +260,7 @@ export class Sampler {
     }
     const ran: Prefilled = new Map();
     for (const group of bySuffixLength([...hits].map(([row, hit]) => ({ row, prompt: row.prompt, hit })))) await this.prefillSuffixes(group, ran);
-    const full = rows.filter((r) => !hits.has(r));
-    if (full.length) await this.prefill(full, ran);
+    for (const group of byPrefillCells(rows.filter((r) => !hits.has(r)), this.options.prefillCells)) await this.prefill(group, ran);
     this.admitting = [];
     return rows.map((row) => {
       const { logp, b, slot } = ran.get(row)!;
