@@ -72,13 +72,19 @@ export function loopFigures(accepted: readonly Line[], evaluated: readonly Line[
   for (const a of accepted) families[a.family ?? 'unknown'] = (families[a.family ?? 'unknown'] ?? 0) + 1;
   const scored = accepted.filter((a) => a.novelty);
   const byIteration = [...evaluated].sort((a, b) => a.iteration - b.iteration);
-  const share = (xs: readonly Line[]): number | null => (xs.length ? xs.filter((e) => e.returnNoHint >= band[0] && e.returnNoHint <= band[1]).length / xs.length : null);
+  // An environment whose unhinted episodes all failed to score has no returnNoHint (the evaluator leaves it out): it is
+  // left out of the returns and the band share rather than turning them into NaN.
+  const measured = (xs: readonly Line[]): Line[] => xs.filter((e) => Number.isFinite(e.returnNoHint));
+  const share = (all: readonly Line[]): number | null => {
+    const xs = measured(all);
+    return xs.length ? xs.filter((e) => e.returnNoHint >= band[0] && e.returnNoHint <= band[1]).length / xs.length : null;
+  };
   const half = Math.floor(byIteration.length / 2);
   const proposed = accepted.length + rejected.length;
   return {
     proposed, accepted: accepted.length, validity: proposed ? accepted.length / proposed : null, rejectedByStage: stages,
     regret: { feasible: feasible.length, evaluated: evaluated.length, mean: regret?.mean ?? null, ci95: regret?.ci95 ?? null },
-    returns: { hint: mean(evaluated.map((e) => e.returnHint)), noHint: mean(evaluated.map((e) => e.returnNoHint)) },
+    returns: { hint: mean(evaluated.map((e) => e.returnHint).filter(Number.isFinite)), noHint: mean(measured(evaluated).map((e) => e.returnNoHint)) },
     reward: { iterations: points.length, first: points[0]?.y ?? null, last: points.at(-1)?.y ?? null, slope: fit.slope, ci95: fit.ci95 },
     novelty: {
       scored: scored.length, novel: scored.filter((a) => a.novelty.novel).length,

@@ -35,4 +35,10 @@ t.test('loop figures summarise a run archive', async (t) => {
   t.same([f.frontier.inBand, f.frontier.firstHalf, f.frontier.secondHalf], [2 / 3, 1, 0.5]);
   t.equal(slope([{ x: 1, y: 1 }]), null, 'one point has no slope');
   t.equal(loopFigures([], [], [], []).regret.mean, null, 'nothing evaluated: no regret');
+  // An evaluated environment without an unhinted return (all its unhinted episodes failed to score) is left out of
+  // the returns and the band share, not turned into NaN (null in JSON).
+  const g = loopFigures(accepted, [...evaluated, { envId: 'g', iteration: 4, feasible: true, returnHint: 1 } as never], rejected, metrics);
+  t.equal(g.returns.noHint, (0.5 + 0.1 + 0.5) / 3, 'the unhinted mean over the three that have one');
+  t.equal(g.returns.hint, (1 + 0.2 + 0.75 + 1) / 4);
+  t.equal(g.regret.feasible, 2, 'no regret: not among the feasible regrets');
 });
