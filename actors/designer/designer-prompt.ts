@@ -2,7 +2,7 @@
 // cut, then the parent dropped, until the prompt leaves room for the module (maxTokens, or half the context when that
 // is smaller).
 import { designerPrompt, type MemoryLine } from '../loop/prompts.js';
-import type { PromptSource } from '../../model/prompt-format.js';
+import type { PromptSource } from '../../model/index.js';
 import type { MemoryEntry } from '../loop/memory/memory-entry.js';
 import { PromptTooLongError } from '../loop/errors.js';
 

@@ -4,7 +4,7 @@
 //   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)*
 //             (<|system|>PARENT_INTRO\nparent code<|end_turn|>)? <|designer|>  → module code <|end_turn|>
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
-import { promptFormat, type PromptSource, type PromptTurn } from '../../model/prompt-format.js';
+import { promptFormat, type PromptSource, type PromptTurn } from '../../model/index.js';
 
 /**
  * The environment contract, compact enough to sit in every designer prompt. It keeps the v1 wording the shipped

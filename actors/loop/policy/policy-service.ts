@@ -1,12 +1,11 @@
 // The policy as the designer and agent see it: one model session and one batched sampler per host process, loaded
 // from a checkpoint or a Hugging Face directory (or freshly initialised), following published weights, handing out
 // SAMPLE records. Prompts are built in the model's prompt format (`format`), whose stop ids the sampler stops on.
-import { loadModel as loadModelDir } from '../../../model/load-model.js';
-import { promptFormat, type PromptFormat } from '../../../model/prompt-format.js';
-import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from '../../../model/index.js';
-import { Sampler } from '../../../model/sampler/index.js';
-import { ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
-import { ModelSession, type Weights } from '../../../model/index.js';
+import {
+  initParameters, loadModel as loadModelDir, ModelSession, parameterShapes, promptFormat, validateDecoderConfig,
+  type DecoderConfig, type PromptFormat, type ResolvedDecoderConfig, type Weights,
+} from '../../../model/index.js';
+import { Sampler, ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
 import type { Sample } from '../messages.js';
 import { packFloats, packInts } from '../packed.js';

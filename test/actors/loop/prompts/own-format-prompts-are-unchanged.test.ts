@@ -36,36 +36,38 @@ const memory = [
 const parent = 'export const spec = { name: "p", description: "d", hint: "h", maxTurns: 4 };\nexport default class Env { reset(s) { return { observation: "o" }; } }';
 const history = Array.from({ length: 12 }, (_, i) => ({ observation: `Total ${i * 7}. Target 91.`, action: String((i % 9) + 1) }));
 
-for (const tok of [loadTokenizer(), loadTokenizer('bytes')]) {
-  t.test(`designer prompts (${tok.name})`, async (t) => {
-    const cases: DesignerPromptInput[] = [
-      { doc: 'A short document about tides.', memory: [] },
-      { doc: 'Ocean tides rise and fall. '.repeat(40), memory, docChars: 300 },
-      { doc: 'Ocean tides rise and fall. '.repeat(40), memory, parent },
-      { doc: '', memory: memory.slice(0, 1), docChars: 0, parent: '' },
-    ];
-    for (const [i, c] of cases.entries()) {
-      t.same(designerPrompt(tok, c), oldDesignerPrompt(tok, c), `case ${i} through the tokenizer`);
-      t.same(designerPrompt(spadePromptFormat(tok), c), oldDesignerPrompt(tok, c), `case ${i} through its format`);
-    }
-  });
+t.test('own format prompts are unchanged', async (t) => {
+  for (const tok of [loadTokenizer(), loadTokenizer('bytes')]) {
+    t.test(`designer prompts (${tok.name})`, async (t) => {
+      const cases: DesignerPromptInput[] = [
+        { doc: 'A short document about tides.', memory: [] },
+        { doc: 'Ocean tides rise and fall. '.repeat(40), memory, docChars: 300 },
+        { doc: 'Ocean tides rise and fall. '.repeat(40), memory, parent },
+        { doc: '', memory: memory.slice(0, 1), docChars: 0, parent: '' },
+      ];
+      for (const [i, c] of cases.entries()) {
+        t.same(designerPrompt(tok, c), oldDesignerPrompt(tok, c), `case ${i} through the tokenizer`);
+        t.same(designerPrompt(spadePromptFormat(tok), c), oldDesignerPrompt(tok, c), `case ${i} through its format`);
+      }
+    });
 
-  t.test(`agent prompts (${tok.name})`, async (t) => {
-    const cases: AgentPromptInput[] = [
-      { description: 'Say a number.', history: [], observation: 'Go.', maxPromptTokens: 300 },
-      { description: 'Reach the target.', hint: 'Add 9 while more than 9 remains.', history, observation: 'Total 84.', maxPromptTokens: 1000 },
-      ...[40, 60, 90, 130, 200].map((n) => ({ description: 'Reach the target.', hint: 'Add 9.', history, observation: 'Total 84.', maxPromptTokens: n })),
-      { description: 'A very long task. '.repeat(30), history, observation: 'Total 1.', maxPromptTokens: 50 },
-    ];
-    for (const [i, c] of cases.entries()) {
-      const want = oldAgentPrompt(tok, c);
-      t.same(agentPrompt(tok, c), want, `case ${i} through the tokenizer (${want.length} ids)`);
-      t.same(agentPrompt(spadePromptFormat(tok), c), want, `case ${i} through its format`);
-    }
-  });
+    t.test(`agent prompts (${tok.name})`, async (t) => {
+      const cases: AgentPromptInput[] = [
+        { description: 'Say a number.', history: [], observation: 'Go.', maxPromptTokens: 300 },
+        { description: 'Reach the target.', hint: 'Add 9 while more than 9 remains.', history, observation: 'Total 84.', maxPromptTokens: 1000 },
+        ...[40, 60, 90, 130, 200].map((n) => ({ description: 'Reach the target.', hint: 'Add 9.', history, observation: 'Total 84.', maxPromptTokens: n })),
+        { description: 'A very long task. '.repeat(30), history, observation: 'Total 1.', maxPromptTokens: 50 },
+      ];
+      for (const [i, c] of cases.entries()) {
+        const want = oldAgentPrompt(tok, c);
+        t.same(agentPrompt(tok, c), want, `case ${i} through the tokenizer (${want.length} ids)`);
+        t.same(agentPrompt(spadePromptFormat(tok), c), want, `case ${i} through its format`);
+      }
+    });
 
-  t.test(`stop and end-of-turn ids (${tok.name})`, async (t) => {
-    t.equal(endOfTurn(tok), tok.specialId('<|end_turn|>'));
-    t.same(stopIds(tok), [tok.specialId('<|end_turn|>'), tok.specialId('<|eos|>')], 'the policy service stops where it did');
-  });
-}
+    t.test(`stop and end-of-turn ids (${tok.name})`, async (t) => {
+      t.equal(endOfTurn(tok), tok.specialId('<|end_turn|>'));
+      t.same(stopIds(tok), [tok.specialId('<|end_turn|>'), tok.specialId('<|eos|>')], 'the policy service stops where it did');
+    });
+  }
+});
