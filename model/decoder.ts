@@ -238,8 +238,11 @@ function trunk(tokens: Tensor, p: Params, ctx: Ctx): Tensor {
   return rmsnorm(x, p.get('norm.weight')!, ctx); // (B, T, C)
 }
 
-/** Output head, tied or not: (…, C) -> log-probabilities (…, V). */
-const head = (x: Tensor, p: Params): Tensor => x.matmul((p.get('output.weight') ?? p.get('tok_embeddings.weight')!).mT()).logSoftmax(-1);
+/** Output head, tied or not: (…, C) -> log-probabilities (…, V); `invTemp` (broadcast to the logits) divides them by a temperature first. */
+const head = (x: Tensor, p: Params, invTemp?: Tensor): Tensor => {
+  const logits = x.matmul((p.get('output.weight') ?? p.get('tok_embeddings.weight')!).mT());
+  return (invTemp ? logits.mul(invTemp) : logits).logSoftmax(-1);
+};
 
 /** cos and sin of every position's rotary angles, (ctx, D/2) each, in float64. */
 function ropeAngles(c: ResolvedDecoderConfig): { cos: Float64Array; sin: Float64Array; half: number } {
@@ -319,8 +322,10 @@ export interface TrainingGraph {
 }
 
 /**
- * Inputs: tokens int64 (B, T); loss_mask and dlogp float (B, T-1); one input per parameter. The gradients are
- * those of sum(loss_mask · dlogp · logp): the RL objective stays in TypeScript and supplies dlogp.
+ * Inputs: tokens int64 (B, T); loss_mask and dlogp float (B, T-1); inv_temp float (B), 1/temperature of each row's
+ * distribution (1 = the model's own; a learner scores sampled tokens at the temperature they were drawn at); one
+ * input per parameter. The gradients are those of sum(loss_mask · dlogp · logp): the RL objective stays in
+ * TypeScript and supplies dlogp.
  */
 export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32'): TrainingGraph {
   const c = validateDecoderConfig(config);
@@ -328,6 +333,7 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const tokens = g.input('tokens', 'int64', ['B', 'T']);
   const mask = g.input('loss_mask', dtype, ['B', 'T-1']);
   const dlogp = g.input('dlogp', dtype, ['B', 'T-1']);
+  const invTemp = g.input('inv_temp', dtype, ['B']);
   const p = weightInputs(g, c);
   const tLen = g.node('Gather', [tokens.shapeOf(), g.scalar(1, 'int64')], { attrs: { axis: 0 }, outputs: [{ dtype: 'int64', shape: [] }] })[0]!;
   const pos = g.node('Range', [g.scalar(0, 'int64'), tLen, g.scalar(1, 'int64')], { outputs: [{ dtype: 'int64', shape: ['T'] }] })[0]!; // (T)
@@ -348,7 +354,7 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   };
   const x = trunk(tokens, p, ctx).slice(1, 0, -1); // (B, T-1, C): the last position predicts nothing we score
   const targets = tokens.slice(1, 1, Infinity).unsqueeze([-1]); // (B, T-1, 1)
-  const logp = head(x, p).gatherElements(targets, -1).squeeze([-1]); // (B, T-1)
+  const logp = head(x, p, invTemp.unsqueeze([1, 2])).gatherElements(targets, -1).squeeze([-1]); // (B, T-1)
   const weighted = logp.mul(mask); // (B, T-1)
   const loss = weighted.sum([0, 1]).neg().div(mask.sum([0, 1]).add(1e-9)); // ()
   const names = [...p.keys()];

@@ -44,6 +44,8 @@ export interface TrainBatch {
   mask: Float32Array | Float64Array;
   /** (B, T-1): d objective / d logp. */
   dlogp: Float32Array | Float64Array;
+  /** (B): 1/temperature of each row's distribution, every value > 0; absent = all 1 (the model's own distribution). */
+  invTemp?: Float32Array | Float64Array;
 }
 
 export interface TrainResult {
@@ -174,6 +176,11 @@ export class ModelSession {
       if (v.length !== B * (T - 1)) throw new ModelOptionError(f, `${B * (T - 1)} values (B x (T-1))`, `${v.length} values`);
       feeds[input] = new ort.Tensor(this.dtype, v, [B, T - 1]);
     }
+    const inv = batch.invTemp ?? (this.dtype === 'float64' ? new Float64Array(B) : new Float32Array(B)).fill(1);
+    if (inv.length !== B) throw new ModelOptionError('invTemp', `${B} values (one per row)`, `${inv.length} values`);
+    const bad = inv.findIndex((x) => !(x > 0 && Number.isFinite(x)));
+    if (bad >= 0) throw new ModelOptionError(`invTemp[${bad}]`, 'a finite number > 0', inv[bad]);
+    feeds['inv_temp'] = new ort.Tensor(this.dtype, inv, [B]);
     return feeds;
   }
 

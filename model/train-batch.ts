@@ -10,6 +10,8 @@ export interface PackRow {
   mask?: number[];
   /** Per predicted token: d objective / d logp. Default 0. */
   dlogp?: number[];
+  /** Temperature the row's log-probs are computed at (> 0). Default 1, the model's own distribution. */
+  temperature?: number;
 }
 
 export interface PackedBatch extends TrainBatch {
@@ -25,20 +27,23 @@ export function packBatch(rows: readonly PackRow[], options: { padId?: number; t
   const B = rows.length;
   const make = (n: number): Float32Array | Float64Array => (options.dtype === 'float64' ? new Float64Array(n) : new Float32Array(n));
   const tokens = new BigInt64Array(B * T).fill(BigInt(options.padId ?? 0));
-  const mask = make(B * (T - 1)), dlogp = make(B * (T - 1));
+  const mask = make(B * (T - 1)), dlogp = make(B * (T - 1)), invTemp = make(B);
   rows.forEach((r, b) => {
     const n = r.tokens.length;
     if (n < 2) throw new ModelOptionError(`rows[${b}].tokens`, 'at least 2 tokens', n);
     for (const [f, v] of [['mask', r.mask], ['dlogp', r.dlogp]] as const) {
       if (v && v.length !== n - 1) throw new ModelOptionError(`rows[${b}].${f}`, `${n - 1} values (one per predicted token)`, v.length);
     }
+    const temp = r.temperature ?? 1;
+    if (!(temp > 0 && Number.isFinite(temp))) throw new ModelOptionError(`rows[${b}].temperature`, 'a finite number > 0', r.temperature);
+    invTemp[b] = 1 / temp;
     r.tokens.forEach((t, i) => (tokens[b * T + i] = BigInt(t)));
     for (let i = 0; i < n - 1; i++) {
       mask[b * (T - 1) + i] = r.mask ? r.mask[i]! : 1;
       dlogp[b * (T - 1) + i] = r.dlogp ? r.dlogp[i]! : 0;
     }
   });
-  return { tokens, batch: B, time: T, mask, dlogp, lengths: rows.map((r) => r.tokens.length) };
+  return { tokens, batch: B, time: T, mask, dlogp, invTemp, lengths: rows.map((r) => r.tokens.length) };
 }
 
 /** Splits (B, T-1) log-probs into one array per row, without the padded tail. */

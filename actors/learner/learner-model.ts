@@ -64,7 +64,7 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
       throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
   }
-  const trainerOptions = { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, epochs: o.epochs, microBatchTokens: o.microBatchTokens, microBatchCells: o.microBatchCells, roleWeights: o.roleWeights };
+  const trainerOptions = { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, sampleTemperature: o.sampleTemperature, epochs: o.epochs, microBatchTokens: o.microBatchTokens, microBatchCells: o.microBatchCells, roleWeights: o.roleWeights };
   let trainer: TrainerHandle;
   if (o.ownThread) {
     trainer = await ThreadTrainer.start({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads });

@@ -21,6 +21,14 @@ export interface LearnerOptions {
   objective?: ObjectiveKind;
   clipEps?: number;
   tisCap?: number;
+  /**
+   * Score each sampled token at the temperature it was drawn at (the temperature its sample carries), as verl does:
+   * the importance ratio then compares the policy with the distribution that acted. false = score at temperature 1
+   * against behaviour log-probs of the tempered draw, whose ratio at the loop's agent temperature 0.3 sits below
+   * 1 − ε for the likeliest tokens and above 1 + ε for the others; clipping then zeroes the gradient of a
+   * successful episode's exploratory tokens and of a failed one's likeliest tokens (docs/loop.md, learner).
+   */
+  sampleTemperature?: boolean;
   /** Optimizer steps per minibatch (PPO epochs); the proximal policy of 'decoupled' is the one before the first. */
   epochs?: number;
   /**
@@ -104,6 +112,7 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   objective: 'behaviour',
   clipEps: 0.2,
   tisCap: 2,
+  sampleTemperature: true,
   epochs: 1,
   roleWeights: { designer: 1, agent: 1 },
   minibatchTrajectories: 32,
@@ -172,6 +181,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     objective: s.literal('behaviour', 'decoupled'),
     clipEps: s.number({ gt: 0, lt: 1 }),
     tisCap: s.number({ min: 1 }),
+    sampleTemperature: s.boolean(),
     epochs: intAtLeast(1),
     roleWeights: s.object({ designer: s.number({ min: 0 }), agent: s.number({ min: 0 }) }, { strict: true }),
     iterationBatches: intAtLeast(0),

@@ -43,6 +43,8 @@ export interface UpdateStats {
 
 export interface PolicyTrainerOptions extends ObjectiveOptions {
   epochs: number;
+  /** Score a row at the temperature it was sampled at (Row.temperature); absent/false: at 1. */
+  sampleTemperature?: boolean;
   microBatchTokens: number;
   /** Bound on one pass's attention: rows x padded length² (absent: none); a longer row goes alone. */
   microBatchCells?: number;
@@ -129,7 +131,7 @@ export class PolicyTrainer {
       const packed = packBatch(mb.map((r) => {
         const mask = new Array<number>(r.tokens.length - 1).fill(0);
         for (const p of r.positions) mask[p - 1] = 1; // prediction p − 1 scores token p
-        return { tokens: r.tokens, mask };
+        return { tokens: r.tokens, mask, ...(this.options.sampleTemperature && r.temperature !== undefined ? { temperature: r.temperature } : {}) };
       }));
       const W = packed.time - 1;
       const { logp } = await this.session.score(packed, this.weights); // (B, T-1)

@@ -19,6 +19,11 @@ export interface Row {
   /** Behaviour log π of each trained token, aligned with positions. */
   behaviour: Float32Array;
   advantage: number;
+  /**
+   * Temperature the row's tokens were drawn at (> 0; absent = 1): the behaviour log-probs are of that distribution,
+   * and the learner scores the tokens at it. Greedy samples (temperature 0) count as 1, as before temperatures were sent.
+   */
+  temperature?: number;
 }
 
 /** The oldest policy version that sampled any token of the trajectory. */
@@ -43,9 +48,13 @@ const startsWith = (a: Int32Array, prefix: readonly number[]): boolean => a.leng
 /** Rows of one trajectory; throws SampleShapeError for samples the model cannot score as sampled. */
 export function trajectoryRows(traj: Labeled, limits: { contextLength: number; vocab: number }, merge = true): Row[] {
   const rows: Row[] = [];
-  let cur: { tokens: number[]; positions: number[]; behaviour: number[] } | null = null;
+  type Open = { tokens: number[]; positions: number[]; behaviour: number[]; temperature: number };
+  let cur: Open | null = null;
   const flush = (): void => {
-    if (cur) rows.push({ trajId: traj.trajId, role: traj.role, tokens: cur.tokens, positions: cur.positions, behaviour: Float32Array.from(cur.behaviour), advantage: traj.advantage });
+    if (cur) {
+      const { tokens, positions, behaviour, temperature } = cur;
+      rows.push({ trajId: traj.trajId, role: traj.role, tokens, positions, behaviour: Float32Array.from(behaviour), advantage: traj.advantage, ...(temperature !== 1 ? { temperature } : {}) });
+    }
     cur = null;
   };
   traj.samples.forEach((s, i) => {
@@ -60,10 +69,11 @@ export function trajectoryRows(traj: Labeled, limits: { contextLength: number; v
     if (prompt.some((t) => t < 0 || t >= limits.vocab) || sampled.some((t) => t < 0 || t >= limits.vocab))
       throw new SampleShapeError(traj.trajId, `${where} has token ids outside [0, ${limits.vocab})`);
     if (lp.some((x) => !Number.isFinite(x) || x > 0)) throw new SampleShapeError(traj.trajId, `${where} has behaviour log-probs that are not finite and <= 0`);
-    const c = cur as { tokens: number[]; positions: number[]; behaviour: number[] } | null;
-    if (!(merge && c && startsWith(prompt, c.tokens))) {
+    const temperature = s.temperature ? s.temperature : 1;
+    const c = cur as Open | null;
+    if (!(merge && c && c.temperature === temperature && startsWith(prompt, c.tokens))) {
       flush();
-      cur = { tokens: [], positions: [], behaviour: [] };
+      cur = { tokens: [], positions: [], behaviour: [], temperature };
     }
     const row = cur!;
     for (let j = row.tokens.length; j < prompt.length; j++) row.tokens.push(prompt[j]!);

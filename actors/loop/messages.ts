@@ -19,6 +19,11 @@ export const SAMPLE = s.object({
   logprobs: s.bytes(),
   /** Int32 policy version that sampled each token. */
   versions: s.bytes(),
+  /**
+   * Temperature of the distribution the tokens were drawn from (0 = greedy). The learner scores them at it, so that
+   * its importance ratio compares like with like (absent: 1, messages of schema v1 writers).
+   */
+  temperature: s.optional(s.number({ min: 0, max: 1000 })),
   /** The decoded text of `tokens` (the environment module, or the action). */
   text: s.string(),
   finishReason: s.string(),

@@ -150,7 +150,7 @@ export class PolicyService implements Policy {
     // top-p), so the learner's importance ratio π_θ/π_behav is exact whatever the sampling settings.
     return {
       promptTokens: packInts(prompt), tokens: packInts(out.tokens), logprobs: packFloats(out.sampleLogprobs), versions: packInts(out.versions),
-      text: out.text, finishReason: out.finishReason,
+      temperature: opts.temperature, text: out.text, finishReason: out.finishReason,
     };
   }
 

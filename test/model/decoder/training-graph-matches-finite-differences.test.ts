@@ -17,6 +17,7 @@ t.test('every parameter gradient of the tiny decoder matches finite differences'
     tokens: new ort.Tensor('int64', BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 5 + 2) % config.vocab)), [B, T]),
     loss_mask: new ort.Tensor('float64', Float64Array.from({ length: B * (T - 1) }, (_, i) => (i === 2 ? 0 : 1)), [B, T - 1]),
     dlogp: new ort.Tensor('float64', Float64Array.from({ length: B * (T - 1) }, (_, i) => Math.sin(i + 1)), [B, T - 1]),
+    inv_temp: new ort.Tensor('float64', Float64Array.of(1, 1 / 0.3), [B]), // the second row scored at temperature 0.3
   };
   const shapes = parameterShapes(config);
   for (const [n, w] of weights) feeds[n] = new ort.Tensor('float64', w, shapes.get(n)!);
