@@ -1,6 +1,7 @@
 // The warm-start trainer: builds the data (validated parent → child edits of library modules for the designer,
-// sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder with AdamW on
-// masked completion NLL, prints progress and saves the checkpoint.
+// sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder (or the --init
+// model: a checkpoint, or a Hugging Face directory with its own tokenizer) with AdamW on masked completion NLL, prints
+// progress and saves the checkpoint.
 import { AdamW, ModelSession, initParameters, loadModel, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type LoadedModel, type ResolvedDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
