@@ -89,12 +89,7 @@ const DTYPE_FIELDS = ['torch_dtype', 'dtype'] as const;
  */
 export function hfConfigFromDecoder(c: ResolvedDecoderConfig, base: Record<string, unknown> = {}): Record<string, unknown> {
   if (c.qkNorm && c.qkvBias) throw new UnsupportedModelError('qkvBias', 'q/k/v biases together with q/k norms match no Hugging Face model type', 'model');
-  if (describes(base, c)) {
-    const out: Record<string, unknown> = { ...base };
-    for (const f of DTYPE_FIELDS) if (f in out) out[f] = 'float32';
-    if (!DTYPE_FIELDS.some((f) => f in out)) out.torch_dtype = 'float32';
-    return out;
-  }
+  if (describes(base, c)) return float32({ ...base });
   const type: HfModelType = c.qkNorm ? 'qwen3' : c.qkvBias ? 'qwen2' : 'llama';
   const out: Record<string, unknown> = { ...base };
   delete out.rope_parameters;
@@ -114,10 +109,16 @@ export function hfConfigFromDecoder(c: ResolvedDecoderConfig, base: Record<strin
     rope_scaling: ropeScalingToHf(c.ropeScaling),
     tie_word_embeddings: c.tiedEmbeddings,
     vocab_size: c.vocab,
-    torch_dtype: 'float32',
   });
   if (type !== 'qwen2') Object.assign(out, { attention_bias: false, mlp_bias: false });
   if (type !== 'llama') out.use_sliding_window = false;
+  return float32(out);
+}
+
+/** Every dtype field the config has says float32, what the exported tensors are (torch_dtype when it has none). */
+function float32(out: Record<string, unknown>): Record<string, unknown> {
+  for (const f of DTYPE_FIELDS) if (f in out) out[f] = 'float32';
+  if (!DTYPE_FIELDS.some((f) => f in out)) out.torch_dtype = 'float32';
   return out;
 }
 
