@@ -9,7 +9,10 @@ import { warmStart } from '../../warmstart/index.js';
 import { hfFixtureCopy } from '../helpers/hf-fixture.js';
 import { tempDir } from '../helpers/nats.js';
 
-t.test('a warm start from a Hugging Face directory trains it and saves a checkpoint of it', { timeout: 900_000 }, async (t) => {
+// Data preparation replays library episodes in the sandbox: minutes on a loaded machine.
+t.setTimeout(900_000);
+
+t.test('a warm start from a Hugging Face directory trains it and saves a checkpoint of it', async (t) => {
   // The fixture's 32 positions hold no row; its weights do not depend on the context length.
   const init = await hfFixtureCopy(t, 'qwen2-f32-tied', { contextLength: 8192 });
   const source = await loadModel(init);
