@@ -6,13 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvAccepted, EnvRejected, LabeledBatch, TrajectoryGroup, unpackInts, validateLoopOptions, resolvePolicyModel } from '../actors/loop/index.js';
 import { libraryNoveltyIndex } from '../eval/index.js';
-import { loadTokenizer, type Tokenizer } from '../model/index.js';
+import { loadModelCodec, promptFormat, type PromptFormat } from '../model/index.js';
 import type { Connection } from '../runtime/connection.js';
 import { followKv, followStream, type Follow } from '../runtime/follow.js';
 import { Metric, PolicyVersion } from '../runtime/message-types.js';
 import { decode, decodeAny } from '../runtime/messages.js';
 import { readStatus } from '../runtime/status.js';
 import { BUCKETS, POLICY_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../runtime/subjects.js';
+import { ReportInputError } from './errors.js';
 import { agentView, designerView } from './prompt-text.js';
 import { RunModel, type EnvText } from './run-model.js';
 
@@ -54,10 +55,16 @@ export function runLoopOptions(runDir: string | undefined): { loop: ReturnType<t
   return { loop: validateLoopOptions((raw.loop ?? {}) as never), designsPerIteration: raw.run?.designsPerIteration ?? Infinity };
 }
 
-/** The tokenizer the run's policy uses: the checkpoint's own, else the configured vocab. */
-export function runTokenizer(loop: ReturnType<typeof validateLoopOptions>): Tokenizer {
+/**
+ * The prompt format the run's policy used: its model directory's own tokenizer (a SPADE checkpoint's, or a Hugging
+ * Face model's with its chat template; no weight is read), else the configured vocab's.
+ */
+export async function runPromptFormat(loop: ReturnType<typeof validateLoopOptions>): Promise<PromptFormat> {
   const m = resolvePolicyModel(loop.policy);
-  return m.kind === 'checkpoint' ? loadTokenizer(join(m.dir, 'tokenizer.json')) : m.tokenizer;
+  if (m.kind !== 'checkpoint') return promptFormat(m.tokenizer);
+  const codec = await loadModelCodec(m.dir);
+  if (codec === undefined) throw new ReportInputError(`the run's policy ${m.dir} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, m.dir);
+  return promptFormat(codec);
 }
 
 export class BusSource {
@@ -69,7 +76,7 @@ export class BusSource {
   private readonly listeners = new Set<() => void>();
   private readonly behind: Promise<void>[] = [];
 
-  constructor(private readonly conn: Connection, private readonly tok: Tokenizer, source: string, designsPerIteration: number, library: string) {
+  constructor(private readonly conn: Connection, private readonly format: PromptFormat, source: string, designsPerIteration: number, library: string) {
     const index = libraryNoveltyIndex(library || undefined);
     this.model = new RunModel(source, designsPerIteration, Date.now(), index);
   }
@@ -155,12 +162,12 @@ export class BusSource {
   private onEnv(subject: string, data: Uint8Array): void {
     if (subject === SUBJECTS.envAccepted) {
       const a = decode(EnvAccepted, data);
-      const seen = a.designer ? designerView(this.tok, a.designer.promptTokens) : { document: null, parentCode: null };
+      const seen = a.designer ? designerView(this.format, a.designer.promptTokens) : { document: null, parentCode: null };
       const text: EnvText = { code: a.code, description: a.spec.description, hint: a.spec.hint, maxTurns: a.spec.maxTurns, ...seen, validation: a.validation };
       this.model.accepted({ envId: a.envId, iteration: a.iteration, name: a.spec.name, family: a.family, doc: a.doc?.id ?? null, parents: a.parents }, text);
     } else if (subject === SUBJECTS.envRejected) {
       const r = decode(EnvRejected, data);
-      const seen = designerView(this.tok, r.designer.promptTokens);
+      const seen = designerView(this.format, r.designer.promptTokens);
       this.model.rejected({ envId: r.envId, iteration: r.iteration, stage: r.stage, reason: r.reason, doc: r.doc?.id ?? null, parents: r.parents },
         { code: r.code, description: null, hint: null, maxTurns: null, ...seen, validation: null });
     }
@@ -192,7 +199,7 @@ export class BusSource {
       trajId, envId: g.env.envId, hinted: e.hinted, seed: e.seed, return: e.return, terminated: e.terminated, error: e.error ?? null,
       advantage: this.advantages.get(trajId) ?? null,
       turns: e.turns.map((s, i) => {
-        const seen = agentView(this.tok, s.promptTokens);
+        const seen = agentView(this.format, s.promptTokens);
         const v = unpackInts(s.versions);
         return { turn: i + 1, observation: seen.observation, hint: seen.hint, action: s.text, reward: e.rewards[i] ?? 0, versions: v.length ? [v[0]!, v[v.length - 1]!] : null, tokens: s.tokens.byteLength / 4 };
       }),

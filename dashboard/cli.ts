@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../runtime/errors.js';
-import { BusSource, runLoopOptions, runTokenizer } from './bus-source.js';
+import { BusSource, runLoopOptions, runPromptFormat } from './bus-source.js';
 import { DashboardArgsError, ReportInputError } from './errors.js';
 import { openRun } from './open-run.js';
 import { readJsonl, readRunDir } from './run-dir.js';
@@ -65,7 +65,7 @@ export async function openDashboardData(opts: { runDir?: string; nats?: string }
   const opened = await openRun(opts);
   if (opened) {
     const { loop, designsPerIteration } = runLoopOptions(opts.runDir);
-    const bus = new BusSource(opened.conn, runTokenizer(loop), opened.source, designsPerIteration, loop.library);
+    const bus = new BusSource(opened.conn, await runPromptFormat(loop), opened.source, designsPerIteration, loop.library);
     await bus.start(2000, opened.live);
     if (!opened.live && opts.runDir) {
       await bus.caughtUp();

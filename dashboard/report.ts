@@ -4,7 +4,7 @@
 // episodes per environment, turn by turn.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { BusSource, runLoopOptions, runTokenizer, type EpisodeView } from './bus-source.js';
+import { BusSource, runLoopOptions, runPromptFormat, type EpisodeView } from './bus-source.js';
 import { ReportInputError } from './errors.js';
 import { openRun } from './open-run.js';
 import { inlinePage } from './page.js';
@@ -68,7 +68,7 @@ export async function writeReport(dir: string, out?: string): Promise<{ file: st
     else {
       try {
         const { loop, designsPerIteration } = runLoopOptions(dir);
-        const bus = new BusSource(opened.conn, runTokenizer(loop), resolve(dir), designsPerIteration, loop.library);
+        const bus = new BusSource(opened.conn, await runPromptFormat(loop), resolve(dir), designsPerIteration, loop.library);
         await bus.start(60_000, false); // a report leaves the cluster's members and lag out
         await bus.caughtUp();
         for (const l of readJsonl(join(dir, 'metrics.jsonl'))) bus.model.metricsLine(l);

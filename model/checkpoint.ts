@@ -34,6 +34,8 @@ export interface CheckpointConfig {
   policyVersion: number;
   /** Optimizer updates applied to these weights. */
   step: number;
+  /** An imported model's own Hugging Face config.json, as it came: an export writes its fields back (hf-config.ts). */
+  hfConfig?: Record<string, unknown>;
 }
 
 export interface CheckpointContents {
@@ -45,6 +47,8 @@ export interface CheckpointContents {
   policyVersion: number;
   step: number;
   optimizer?: AdamWState;
+  /** An imported model's Hugging Face config.json, carried so that its export keeps every field. */
+  hfConfig?: Record<string, unknown>;
 }
 
 export interface LoadCheckpointOptions {
@@ -100,6 +104,7 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
     },
     policyVersion: c.policyVersion,
     step: c.step,
+    ...(c.hfConfig !== undefined ? { hfConfig: c.hfConfig } : {}),
   };
   const files: Array<[string, Uint8Array | string]> = [
     [CHECKPOINT_FILES.weights, encodeSafetensors(tensors, { format: 'pt' })],
@@ -168,19 +173,23 @@ async function hfTokenizerTexts(dir: string, tokText: string): Promise<Map<strin
   return texts;
 }
 
-/** Reads a checkpoint and checks every tensor's name, dtype, shape and values (finite) before returning any of it. */
-export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
+/** A checkpoint's config and tokenizer alone, checked against the recorded sha256; no weight is read. */
+export async function loadCheckpointTokenizer(dir: string): Promise<{ config: CheckpointConfig; tokenizer: Tokenizer | HfTokenizer }> {
   const config = parseConfig(await readText(join(dir, CHECKPOINT_FILES.config)), CHECKPOINT_FILES.config);
   const tokText = await readText(join(dir, config.tokenizer.file));
   if (createHash('sha256').update(tokText).digest('hex') !== config.tokenizer.sha256) {
     throw new CheckpointConfigError('tokenizer file does not match the sha256 recorded in config.json', config.tokenizer.file, 'tokenizer.sha256');
   }
-  let tokenizer: Tokenizer | HfTokenizer;
   try {
-    tokenizer = config.tokenizer.kind === 'hf' ? HfTokenizer.fromFiles(await hfTokenizerTexts(dir, tokText)) : new Tokenizer(JSON.parse(tokText) as TokenizerJson);
+    return { config, tokenizer: config.tokenizer.kind === 'hf' ? HfTokenizer.fromFiles(await hfTokenizerTexts(dir, tokText)) : new Tokenizer(JSON.parse(tokText) as TokenizerJson) };
   } catch (cause) {
     throw new CheckpointConfigError(`invalid tokenizer: ${(cause as Error).message}`, config.tokenizer.file, 'tokenizer', cause);
   }
+}
+
+/** Reads a checkpoint and checks every tensor's name, dtype, shape and values (finite) before returning any of it. */
+export async function loadCheckpoint(dir: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
+  const { config, tokenizer } = await loadCheckpointTokenizer(dir);
   // The embedding may be padded past the tokenizer's vocab, never short of it (ids would fall off the table).
   const modelVocab = config.model.vocab;
   if (typeof modelVocab === 'number' && modelVocab < tokenizer.vocabSize) {
@@ -283,6 +292,7 @@ function parseConfig(text: string, file: string): CheckpointConfig {
   need(/^[\w.-]+$/.test(c.tokenizer!.file), 'tokenizer.file', 'a file name inside the checkpoint');
   need(Number.isInteger(c.policyVersion) && c.policyVersion! >= 0, 'policyVersion', 'an integer >= 0');
   need(Number.isInteger(c.step) && c.step! >= 0, 'step', 'an integer >= 0');
+  need(c.hfConfig === undefined || isHfConfig(c.hfConfig), 'hfConfig', 'absent or a Hugging Face config object (with model_type)');
   return c as CheckpointConfig;
 }
 

@@ -40,7 +40,7 @@ export async function modelCommand(argv: string[], io: ModelCommandIo = { stdout
     if (pos.length !== 2) throw new UsageError('model export needs CKPT and OUT_DIR');
     const m = await loadModel(pos[0]!);
     await exportModel(m, pos[1]!);
-    const tok = m.format === 'hf' ? `tokenizer files copied: ${m.tokenizerFiles?.join(', ') || 'none'}` : 'spade-tokenizer.json alongside';
+    const tok = m.spadeTokenizer === undefined ? `tokenizer files copied: ${m.tokenizerFiles?.join(', ') || 'none'}` : 'spade-tokenizer.json alongside';
     out(`wrote ${pos[1]} (${m.hfConfig?.model_type ?? 'llama'} layout, F32; ${tok})`);
     return 0;
   }

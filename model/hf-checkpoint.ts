@@ -50,22 +50,36 @@ export async function loadHfModel(dir: string): Promise<HfModel> {
   if (!isHfConfig(hfConfig)) throw new CheckpointConfigError('not a Hugging Face config (no model_type)', 'config.json', 'model_type');
   const model = decoderConfigFromHf(hfConfig);
   const { params, dtypes } = await readHfWeights(dir, model);
-  const tokenizerFiles: string[] = [];
-  for (const f of HF_TOKENIZER_FILES) if (await stat(join(dir, f)).catch(() => undefined)) tokenizerFiles.push(f);
+  const tokenizerFiles = await hfTokenizerFiles(dir);
   const result: HfModel = { hfConfig, model, params, dtypes, tokenizerFiles };
-  if (tokenizerFiles.includes('tokenizer.json')) {
-    // Each file is checked as JSON (naming it) before the tokenizer reads the texts, which it keeps to carry along.
-    const texts = new Map<string, string>();
-    for (const f of tokenizerFiles) {
-      await readJsonFile(join(dir, f));
-      texts.set(f, await readFile(join(dir, f), 'utf8'));
-    }
-    result.tokenizer = HfTokenizer.fromFiles(texts);
-    if (result.tokenizer.vocabSize > model.vocab) {
-      throw new CheckpointConfigError(`tokenizer has ${result.tokenizer.vocabSize} ids, more than vocab_size ${model.vocab}`, 'tokenizer.json', 'vocab_size');
+  const tokenizer = await readHfTokenizer(dir, tokenizerFiles);
+  if (tokenizer !== undefined) {
+    result.tokenizer = tokenizer;
+    if (tokenizer.vocabSize > model.vocab) {
+      throw new CheckpointConfigError(`tokenizer has ${tokenizer.vocabSize} ids, more than vocab_size ${model.vocab}`, 'tokenizer.json', 'vocab_size');
     }
   }
   return result;
+}
+
+/** Which of HF_TOKENIZER_FILES the directory has. */
+export async function hfTokenizerFiles(dir: string): Promise<string[]> {
+  const present: string[] = [];
+  for (const f of HF_TOKENIZER_FILES) if (await stat(join(dir, f)).catch(() => undefined)) present.push(f);
+  return present;
+}
+
+/** A Hugging Face directory's tokenizer (undefined without tokenizer.json); no weight is read. */
+export async function readHfTokenizer(dir: string, files?: readonly string[]): Promise<HfTokenizer | undefined> {
+  const present = files ?? (await hfTokenizerFiles(dir));
+  if (!present.includes('tokenizer.json')) return undefined;
+  // Each file is checked as JSON (naming it) before the tokenizer reads the texts, which it keeps to carry along.
+  const texts = new Map<string, string>();
+  for (const f of present) {
+    await readJsonFile(join(dir, f));
+    texts.set(f, await readFile(join(dir, f), 'utf8'));
+  }
+  return HfTokenizer.fromFiles(texts);
 }
 
 export interface SaveHfModelOptions {

@@ -1,5 +1,6 @@
 // A Hugging Face `config.json` (llama, qwen2, qwen3) read into the decoder's config and written back out:
 // what the engine does not compute is refused here, naming the field, before any weight is read.
+import { isDeepStrictEqual } from 'node:util';
 import { CheckpointConfigError, UnsupportedModelError } from './errors.js';
 import { validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig, type RopeScaling } from './decoder.js';
 
@@ -76,12 +77,19 @@ function ropeScalingFromHf(raw: unknown): RopeScaling | null {
   throw new UnsupportedModelError('rope_scaling.rope_type', `"${String(type)}" (supported: default, linear, llama3)`);
 }
 
+/** The dtype fields of a config.json (transformers 4 writes torch_dtype, 5 writes dtype): what the written tensors are. */
+const DTYPE_FIELDS = ['torch_dtype', 'dtype'] as const;
+
 /**
  * The Hugging Face config of a decoder config: qwen3 when it has q/k norms, qwen2 when it has q/k/v biases, llama
  * otherwise. `base` (an imported model's own config.json) keeps its other fields (token ids, generation settings).
+ * When `base` describes exactly this decoder (an imported model after training: weights change, the architecture
+ * does not), it is written back as it came, every field as stored (rope_scaling, head_dim or its absence,
+ * rope_parameters, token ids, flags), except the dtype, which says what the tensors now are: float32.
  */
 export function hfConfigFromDecoder(c: ResolvedDecoderConfig, base: Record<string, unknown> = {}): Record<string, unknown> {
   if (c.qkNorm && c.qkvBias) throw new UnsupportedModelError('qkvBias', 'q/k/v biases together with q/k norms match no Hugging Face model type', 'model');
+  if (describes(base, c)) return float32({ ...base });
   const type: HfModelType = c.qkNorm ? 'qwen3' : c.qkvBias ? 'qwen2' : 'llama';
   const out: Record<string, unknown> = { ...base };
   delete out.rope_parameters;
@@ -101,11 +109,27 @@ export function hfConfigFromDecoder(c: ResolvedDecoderConfig, base: Record<strin
     rope_scaling: ropeScalingToHf(c.ropeScaling),
     tie_word_embeddings: c.tiedEmbeddings,
     vocab_size: c.vocab,
-    torch_dtype: 'float32',
   });
   if (type !== 'qwen2') Object.assign(out, { attention_bias: false, mlp_bias: false });
   if (type !== 'llama') out.use_sliding_window = false;
+  return float32(out);
+}
+
+/** Every dtype field the config has says float32, what the exported tensors are (torch_dtype when it has none). */
+function float32(out: Record<string, unknown>): Record<string, unknown> {
+  for (const f of DTYPE_FIELDS) if (f in out) out[f] = 'float32';
+  if (!DTYPE_FIELDS.some((f) => f in out)) out.torch_dtype = 'float32';
   return out;
+}
+
+/** True when `base` is a Hugging Face config that reads as exactly `c`. */
+function describes(base: Record<string, unknown>, c: ResolvedDecoderConfig): boolean {
+  if (!isHfConfig(base)) return false;
+  try {
+    return isDeepStrictEqual(decoderConfigFromHf(base), c);
+  } catch {
+    return false; // a base the engine cannot read describes nothing it runs
+  }
 }
 
 function ropeScalingToHf(r: RopeScaling | null): Record<string, unknown> | null {

@@ -13,7 +13,7 @@ export {
 } from './optimizer.js';
 export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, type LrScheduleOptions } from './lr-schedule.js';
 export {
-  saveCheckpoint, loadCheckpoint, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
+  saveCheckpoint, loadCheckpoint, loadCheckpointTokenizer, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
   type LoadCheckpointOptions, type LoadedCheckpoint,
   syncPath, writeDurably,
 } from './checkpoint.js';
@@ -36,6 +36,7 @@ export * from './train-batch.js';
 export { HF_MODEL_TYPES, decoderConfigFromHf, hfConfigFromDecoder, isHfConfig, type HfModelType } from './hf-config.js';
 export { HF_WEIGHTS, hfTensorName, permuteHeads, readHfWeights, encodeHfWeights } from './hf-weights.js';
 export { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
-export { HF_TOKENIZER_FILES, loadHfModel, saveHfModel, isHfDirectory, type HfModel } from './hf-checkpoint.js';
-export { loadModel, exportModel, type LoadedModel, type ModelTokenizer } from './load-model.js';
-export { chatMessages, hfPromptFormat, promptFormat, spadePromptFormat, type PromptFormat, type PromptSource, type PromptTurn, type Speaker } from './prompt-format.js';
+export { HF_TOKENIZER_FILES, loadHfModel, saveHfModel, isHfDirectory, readHfTokenizer, type HfModel } from './hf-checkpoint.js';
+export { chatLayout, readChat, type ChatLayout, type ReadMessage } from './chat-reading.js';
+export { loadModel, loadModelCodec, exportModel, type LoadedModel, type ModelTokenizer } from './load-model.js';
+export { chatMessages, chatTurns, hfPromptFormat, promptFormat, spadePromptFormat, type PromptFormat, type PromptSource, type PromptTurn, type Speaker } from './prompt-format.js';

@@ -1,9 +1,9 @@
 // One loader for either kind of model directory the engine runs: a SPADE checkpoint or a Hugging Face
 // directory (llama, qwen2, qwen3). What comes back is the decoder config, F32 parameters and a tokenizer.
 import { join } from 'node:path';
-import { loadCheckpoint } from './checkpoint.js';
+import { loadCheckpoint, loadCheckpointTokenizer } from './checkpoint.js';
 import { checkpointShapes, validateDecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
-import { HF_TOKENIZER_FILES, isHfDirectory, loadHfModel, saveHfModel } from './hf-checkpoint.js';
+import { HF_TOKENIZER_FILES, isHfDirectory, loadHfModel, readHfTokenizer, saveHfModel } from './hf-checkpoint.js';
 import { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
 import { FLOAT_DTYPES } from './safetensors.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -33,7 +33,10 @@ export interface LoadedModel {
   codec: Tokenizer | HfTokenizer | undefined;
   policyVersion: number;
   step: number;
-  /** Hugging Face directories: config.json as stored, and the tokenizer files present. */
+  /**
+   * Hugging Face directories: config.json as stored; a SPADE checkpoint of an imported model: that model's config.json,
+   * which it carries (an export writes it back). Also the tokenizer files present.
+   */
   hfConfig?: Record<string, unknown>;
   tokenizerFiles?: string[];
   /** SPADE checkpoints: the project's own tokenizer. */
@@ -50,7 +53,10 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
   }
   const ck = await loadCheckpoint(dir, { optimizer: false, shapes: checkpointShapes, dtypes: FLOAT_DTYPES });
   const tok = ck.tokenizer;
-  const common = { dir, model: validateDecoderConfig(ck.config.model), params: ck.params, dtypes: ['F32'] as string[], codec: tok, policyVersion: ck.config.policyVersion, step: ck.config.step, format: 'spade' as const };
+  const common = {
+    dir, model: validateDecoderConfig(ck.config.model), params: ck.params, dtypes: ['F32'] as string[], codec: tok, policyVersion: ck.config.policyVersion, step: ck.config.step,
+    format: 'spade' as const, ...(ck.config.hfConfig !== undefined ? { hfConfig: ck.config.hfConfig } : {}),
+  };
   // A SPADE checkpoint of an imported model (the learner's, say) carries that model's Hugging Face tokenizer.
   if (tok instanceof HfTokenizer) return { ...common, tokenizer: hfModelTokenizer(tok), tokenizerFiles: [...tok.files.keys()] };
   return {
@@ -61,6 +67,12 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
     },
     spadeTokenizer: tok,
   };
+}
+
+/** A model directory's tokenizer alone, either kind, reading no weight (undefined: a Hugging Face directory without tokenizer.json). */
+export async function loadModelCodec(dir: string): Promise<Tokenizer | HfTokenizer | undefined> {
+  if (await isHfDirectory(dir)) return readHfTokenizer(dir);
+  return (await loadCheckpointTokenizer(dir)).tokenizer;
 }
 
 function hfModelTokenizer(t: HfTokenizer): ModelTokenizer {

@@ -4,6 +4,7 @@
 // The designer, the agent and the warm start build prompts only through this, so the sampled span is always the
 // speaker's turn and its stop ids are the ones the sampler stops on.
 import { TokenizerError } from './errors.js';
+import { chatLayout, readChat, type ChatLayout, type ReadMessage } from './chat-reading.js';
 import type { ChatMessage, HfTokenizer } from './hf-tokenizer.js';
 import { Tokenizer, type TurnRole } from './tokenizer.js';
 
@@ -28,6 +29,11 @@ export interface PromptFormat {
   prompt(turns: readonly PromptTurn[], speaker: Speaker): number[];
   /** A prompt cut to its last `n` ids, keeping what must lead it (the project's <|bos|>). */
   keepLast(ids: readonly number[], n: number): number[];
+  /**
+   * The turns of a prompt read back from its ids, as `prompt` laid them out (the speaker's opening left off): what
+   * the dashboard shows of what the model was given. In a chat, turns that share a message come back as one.
+   */
+  read(ids: ArrayLike<number>): PromptTurn[];
 }
 
 /** Anything prompts are built from: a format, the project's tokenizer (its own format) or a Hugging Face one. */
@@ -47,9 +53,36 @@ export function spadePromptFormat(tok: Tokenizer): PromptFormat {
     decode: (ids) => tok.decode(ids),
     prompt: (turns, speaker) => [bos, ...turns.flatMap((t) => tok.encodeTurn(t.role, t.text)), tok.specialId(`<|${speaker}|>`)],
     keepLast: (ids, n) => [bos, ...ids.slice(ids.length - n + 1)],
+    read: (ids) => spadeTurns(tok, ids),
   };
   spadeFormats.set(tok, f);
   return f;
+}
+
+const TURN_ROLES: ReadonlySet<string> = new Set<PromptTurn['role']>(['system', 'doc', 'hint', 'env', 'agent']);
+
+/** The project's format read back: each role token opens a turn, <|end_turn|> (or <|bos|>, <|eos|>) closes it. */
+function spadeTurns(tok: Tokenizer, ids: ArrayLike<number>): PromptTurn[] {
+  const turns: PromptTurn[] = [];
+  let role: string | null = null;
+  let run: number[] = [];
+  const close = (): void => {
+    if (role !== null && TURN_ROLES.has(role) && (run.length > 0 || role !== 'agent')) turns.push({ role: role as PromptTurn['role'], text: tok.decode(run) });
+    role = null;
+    run = [];
+  };
+  for (const id of Array.from(ids)) {
+    if (!tok.isSpecial(id)) {
+      run.push(id);
+      continue;
+    }
+    const marker = new TextDecoder().decode(tok.tokenBytes(id));
+    const name = /^<\|([a-z_0-9]+)\|>$/.exec(marker)?.[1] ?? marker;
+    close();
+    if (name !== 'end_turn' && name !== 'bos' && name !== 'eos' && name !== 'pad') role = name;
+  }
+  close();
+  return turns;
 }
 
 /** Labels that say in words what the project's role tokens say. */
@@ -78,14 +111,35 @@ export function hfPromptFormat(tok: HfTokenizer): PromptFormat {
     throw new TokenizerError('the Hugging Face tokenizer names no end-of-turn token (eos_token in tokenizer_config.json, eos_token_id in generation_config.json)', { code: 'TOKENIZER_HF' });
   }
   const chat = tok.chatTemplate !== undefined;
-  const plain = (messages: ChatMessage[]): string => messages.map((m) => `${m.role}: ${m.content}\n\n`).join('') + 'assistant:';
+  const plain = (messages: readonly ChatMessage[]): string => messages.map((m) => `${m.role}: ${m.content}\n\n`).join('') + 'assistant:';
+  let layout: ChatLayout | null | undefined;
   return {
     kind: chat ? 'chat' : 'plain', vocabSize: tok.vocabSize, stopIds: tok.stopIds, endOfTurn: tok.stopIds[0]!,
     encode: (text) => tok.encode(text),
     decode: (ids) => tok.decode(ids),
     prompt: (turns) => (chat ? tok.encodeChat(chatMessages(turns)) : tok.encode(plain(chatMessages(turns)))),
     keepLast: (ids, n) => ids.slice(ids.length - n),
+    read: (ids) => {
+      layout ??= chatLayout((m) => tok.decode(chat ? tok.encodeChat(m) : tok.encode(plain(m))));
+      return layout === null ? [{ role: 'system', text: tok.decode(ids) }] : chatTurns(readChat(layout, tok.decode(ids)));
+    },
   };
+}
+
+/**
+ * chatMessages read backwards: the system message gives the system turn and the hint, a user message the document
+ * (with what shares its message: a designer's memory lines and parent) or an observation, an assistant message an
+ * action. A first message cut off at the front is left out.
+ */
+export function chatTurns(messages: readonly ReadMessage[]): PromptTurn[] {
+  const hint = `\n\n${LABEL.hint}`;
+  return messages.flatMap((m): PromptTurn[] => {
+    if (m.role === 'assistant') return [{ role: 'agent', text: m.content }];
+    if (m.role === 'user') return m.content.startsWith(LABEL.doc!) ? [{ role: 'doc', text: m.content.slice(LABEL.doc!.length) }] : [{ role: 'env', text: m.content }];
+    if (m.role === null) return [];
+    const at = m.content.indexOf(hint);
+    return at < 0 ? [{ role: 'system', text: m.content }] : [{ role: 'system', text: m.content.slice(0, at) }, { role: 'hint', text: m.content.slice(at + hint.length) }];
+  });
 }
 
 export function promptFormat(source: PromptSource): PromptFormat {

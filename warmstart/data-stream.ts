@@ -7,6 +7,7 @@ import { agentExamples, designerEditExample, sampleMemory, type Example, type Ro
 import type { DesignerEdit } from './edits.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
+import { WarmStartError } from './errors.js';
 
 export interface DataStreamOptions {
   seed: number;
@@ -56,7 +57,13 @@ export class WarmStartData {
   }
 
   private peek(role: Role): Example {
-    while (this.queued[role].length === 0) {
+    // A whole pass over the role's data with every row too long would loop for ever: say so instead.
+    const sources = role === 'designer' ? this.edits.length : this.episodes.length;
+    for (let tried = 0; this.queued[role].length === 0; tried++) {
+      if (tried > sources) {
+        throw new WarmStartError(`every ${role} row is longer than the model's context (${this.o.contextLength} tokens): raise options.model.contextLength `
+          + '(a Hugging Face model: its max_position_embeddings) or shorten the rows (options.maxModuleTokens, options.agentMaxPromptTokens)', 'WARM_START_CONTEXT', { role, contextLength: this.o.contextLength });
+      }
       for (const ex of role === 'designer' ? [this.nextDesigner()] : this.nextAgent()) {
         if (ex.tokens.length > this.o.contextLength) this.dropped++;
         else this.queued[role].push(ex);

@@ -1,7 +1,8 @@
 // The warm-start trainer: builds the data (validated parent → child edits of library modules for the designer,
-// sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder with AdamW on
-// masked completion NLL, prints progress and saves the checkpoint.
-import { AdamW, ModelSession, checkpointShapes, initParameters, isHfDirectory, loadCheckpoint, loadModel, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
+// sandbox-confirmed oracle episodes with and without the hint for the agent), trains a fresh decoder (or the --init
+// model: a checkpoint, or a Hugging Face directory with its own tokenizer) with AdamW on masked completion NLL, prints
+// progress and saves the checkpoint.
+import { AdamW, ModelSession, initParameters, loadModel, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type LoadedModel, type ResolvedDecoderConfig } from '../model/index.js';
 import { SandboxPool } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
@@ -49,19 +50,29 @@ export interface WarmStartSummary {
 const fmt = (x: number | null): string => (x === null ? '  -  ' : x.toFixed(3));
 
 /** A checkpoint's weights for a second stage: its model must be the one this run trains. */
-async function initialWeights(dir: string, config: ResolvedDecoderConfig): Promise<Map<string, Float32Array>> {
-  const ck = await loadCheckpoint(dir, { optimizer: false, shapes: checkpointShapes });
-  const mine = JSON.stringify(config), theirs = JSON.stringify(validateDecoderConfig(ck.config.model));
+function initialWeights(init: LoadedModel, config: ResolvedDecoderConfig): Map<string, Float32Array> {
+  const mine = JSON.stringify(config), theirs = JSON.stringify(init.model);
   if (mine !== theirs) throw new OptionsError('options.initCheckpoint', `a checkpoint of the model ${mine}`, theirs);
-  return ck.params as Map<string, Float32Array>;
+  return init.params;
+}
+
+/**
+ * The init directory, when there is one. An imported model (a Hugging Face directory, or a checkpoint of one, which
+ * carries its tokenizer) is the model trained: its shape, weights, tokenizer and chat template, and its config.json
+ * goes into the saved checkpoint so an export writes it back.
+ */
+async function initModel(dir: string): Promise<{ init: LoadedModel; imported: boolean } | undefined> {
+  if (dir === '') return undefined;
+  const init = await loadModel(dir);
+  if (init.codec === undefined) throw new OptionsError('options.initCheckpoint', 'a Hugging Face directory with tokenizer.json', dir);
+  return { init, imported: init.spadeTokenizer === undefined };
 }
 
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
   const o = validateWarmStartOptions(options);
   const t0 = performance.now();
-  // A Hugging Face directory as the init is the model trained: its shape, weights, tokenizer and chat template.
-  const hf = o.initCheckpoint && (await isHfDirectory(o.initCheckpoint)) ? await loadModel(o.initCheckpoint) : undefined;
-  if (hf !== undefined && hf.codec === undefined) throw new OptionsError('options.initCheckpoint', 'a Hugging Face directory with tokenizer.json', o.initCheckpoint);
+  const start = await initModel(o.initCheckpoint);
+  const hf = start?.imported ? start.init : undefined;
   const tok = hf?.codec ?? loadTokenizer();
   const config = hf?.model ?? validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
   const library = loadLibrary();
@@ -111,7 +122,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     + `${edited.stats.parents} of ${designerEnvs.length} parents (<= ${o.maxModuleTokens || 'any'} tokens): ${designerEnvs.map((e) => e.name).join(', ')}`);
   log(`model ${JSON.stringify(config)}, ${(nParams / 1e6).toFixed(2)}M parameters; ${o.steps} steps of <= ${o.batchTokens} tokens, lr ${o.lr}, seed ${o.seed}`);
 
-  const params = hf?.params ?? (o.initCheckpoint ? await initialWeights(o.initCheckpoint, config) : initParameters(config, o.seed));
+  const params = hf?.params ?? (start ? initialWeights(start.init, config) : initParameters(config, o.seed));
   if (o.initCheckpoint) log(`weights from ${o.initCheckpoint}`);
   const session = await ModelSession.create(config, { graphs: ['train'], ...(o.threads > 0 ? { intraOpNumThreads: o.threads } : {}) });
   const optimizer = (planned: number): AdamW => new AdamW({
@@ -121,6 +132,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   let opt = optimizer(planned);
   const save = (step: number): Promise<void> => saveCheckpoint(o.outDir, {
     model: { ...config }, params, shapes, tokenizer: tok, policyVersion: 0, step, ...(o.saveOptimizer ? { optimizer: opt.exportState() } : {}),
+    ...(hf?.hfConfig !== undefined ? { hfConfig: hf.hfConfig } : {}),
   });
 
   const curve: LossPoint[] = [];

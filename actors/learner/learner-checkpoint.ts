@@ -37,6 +37,8 @@ export interface LearnerCheckpoint {
   /** The project's tokenizer, or an imported model's Hugging Face one (its files go along). */
   tokenizer: Tokenizer | HfTokenizer;
   optimizer?: AdamWState;
+  /** An imported model's Hugging Face config.json: kept in the checkpoint, written back by the export. */
+  hfConfig?: Record<string, unknown>;
 }
 
 const LATEST = 'LATEST';
@@ -51,13 +53,13 @@ export async function saveLearnerCheckpoint(stateDir: string, c: LearnerCheckpoi
   await mkdir(tmp);
   await saveCheckpoint(join(tmp, 'model'), {
     model: c.model, params: c.params, shapes: c.shapes, tokenizer: c.tokenizer, policyVersion: c.state.version,
-    step: c.optimizer?.step ?? 0, optimizer: c.optimizer,
+    step: c.optimizer?.step ?? 0, optimizer: c.optimizer, hfConfig: c.hfConfig,
   });
   if (format === 'hf') {
     // The same weights for the tools researchers use; an imported model's tokenizer files go along as they came,
     // the project's tokenizer in its own format.
     const write = c.tokenizer instanceof HfTokenizer ? new Map(c.tokenizer.files) : new Map([['spade-tokenizer.json', JSON.stringify(c.tokenizer.toJSON())]]);
-    await saveHfModel(join(tmp, 'hf'), { model: validateDecoderConfig(c.model as Partial<DecoderConfig>), params: c.params, write });
+    await saveHfModel(join(tmp, 'hf'), { model: validateDecoderConfig(c.model as Partial<DecoderConfig>), params: c.params, hfConfig: c.hfConfig, write });
   }
   await writeDurably(join(tmp, STATE_FILE), JSON.stringify(c.state, null, 2) + '\n');
   await syncPath(tmp);
@@ -106,5 +108,5 @@ export async function loadLearnerCheckpoint(stateDir: string, shapes?: ShapeTabl
   if (ck.optimizer !== undefined && ck.optimizer.step !== ck.config.step) {
     throw new LearnerStateError(`${join(dir, 'model', 'optimizer.json')}: step is ${ck.optimizer.step}, but model/config.json says step ${ck.config.step}`, { dir, field: 'step' });
   }
-  return { state, model: ck.config.model, params: ck.params, tokenizer: ck.tokenizer, optimizer: ck.optimizer };
+  return { state, model: ck.config.model, params: ck.params, tokenizer: ck.tokenizer, optimizer: ck.optimizer, ...(ck.config.hfConfig ? { hfConfig: ck.config.hfConfig } : {}) };
 }

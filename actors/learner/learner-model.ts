@@ -18,6 +18,8 @@ export interface LoadedLearnerModel {
   trainer: TrainerHandle;
   /** Saved with each checkpoint: the project's, or the imported model's own. */
   tokenizer: Tokenizer | HfTokenizer;
+  /** An imported model's Hugging Face config.json (from the init directory, or carried by the checkpoint resumed). */
+  hfConfig?: Record<string, unknown>;
   state: LearnerState;
   /** 'resume' | 'init-checkpoint' | 'fresh', or 'group' once replaced by a learner group's newer state. */
   origin: 'resume' | 'init-checkpoint' | 'fresh' | 'group';
@@ -34,20 +36,21 @@ const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped:
 
 export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel> {
   let model: DecoderConfig, params: Map<string, Float32Array>, tokenizer: Tokenizer | HfTokenizer, state: LearnerState;
-  let optimizerState;
+  let optimizerState, hfConfig: Record<string, unknown> | undefined;
   let origin: LoadedLearnerModel['origin'];
   const own = await loadLearnerCheckpoint(stateDir, checkpointShapes);
   if (own) {
     ({ params, tokenizer, state } = own);
     model = own.model as unknown as DecoderConfig;
     optimizerState = own.optimizer;
+    hfConfig = own.hfConfig;
     origin = 'resume';
   } else if (o.initCheckpoint !== undefined) {
     // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
     const ck = await loadModel(o.initCheckpoint);
     if (ck.codec === undefined) throw new LearnerStateError(`initCheckpoint ${o.initCheckpoint} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, { origin: 'init-checkpoint' });
     model = ck.model;
-    ({ params, codec: tokenizer } = ck);
+    ({ params, codec: tokenizer, hfConfig } = ck);
     state = { ...FRESH_STATE, version: ck.policyVersion };
     origin = 'init-checkpoint';
   } else {
@@ -74,5 +77,5 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     if (optimizerState) optimizer.loadState(optimizerState);
     trainer = new LocalTrainer(new PolicyTrainer(session, params, optimizer, trainerOptions));
   }
-  return { config, trainer, tokenizer, state, origin };
+  return { config, trainer, tokenizer, state, origin, ...(hfConfig !== undefined ? { hfConfig } : {}) };
 }

@@ -70,6 +70,8 @@ export class Learner extends EventEmitter {
     readonly config: ResolvedDecoderConfig,
     readonly trainer: TrainerHandle,
     private readonly tokenizer: Tokenizer | HfTokenizer,
+    /** An imported model's Hugging Face config.json, carried into every checkpoint and export. */
+    private readonly hfConfig: Record<string, unknown> | undefined,
     private readonly accounting: AccountingLog,
     private readonly publisher: WeightPublisher,
     stats: LearnerStats,
@@ -148,7 +150,7 @@ export class Learner extends EventEmitter {
         stalenessHistogram: (m.state.stalenessHistogram ?? []).map((n) => n ?? 0),
         duplicates: 0, computeMs: 0, startedAt: Date.now(), published: [],
       };
-      const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
+      const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
       await l.alignVersion();
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
       return l;
@@ -318,7 +320,7 @@ export class Learner extends EventEmitter {
     const trained = await this.trainer.state();
     try {
       await saveLearnerCheckpoint(this.deps.stateDir, {
-        state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, optimizer: trained.optimizer,
+        state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, hfConfig: this.hfConfig, optimizer: trained.optimizer,
       }, this.options.keepCheckpoints, this.options.checkpointFormat);
     } catch (err) {
       // saveCheckpoint refuses NaN/Inf (a checkpoint between publishes, publishEvery > 1, would otherwise keep them).

@@ -57,6 +57,9 @@ export const DEFAULT_DOC_CHARS = 600;
 /** Introduces the parent module in a designer prompt: a small model edits well and recalls poorly (design.md). */
 export const PARENT_INTRO = 'Edit this module into a new environment for the document. Parent:';
 
+/** The start of a memoryText line (name, family, stats), for reading a prompt back where the lines share a message. */
+export const MEMORY_LINE_START = /^[a-z0-9~-]+ \([^()\n]*\) (?:unevaluated|regret -?\d+\.\d\d hint -?\d+\.\d\d nohint -?\d+\.\d\d): /;
+
 export function memoryText(m: MemoryLine): string {
   const d = m.description.length > 120 ? `${m.description.slice(0, 117)}...` : m.description;
   // Zeros would read as measured: an entry not yet evaluated says so.

@@ -1,6 +1,6 @@
 // The loop runs a Hugging Face model directory as loop.policy.checkpoint: one host process over a real nats-server
 // plays, trains and publishes with it (its own tokenizer and chat template), and the learner's checkpoint reloads
-// with the model's tokenizer, and (checkpointFormat=hf) as a Hugging Face directory.
+// with the model's tokenizer, and (checkpointFormat=hf) as a Hugging Face directory with the imported config.json.
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -69,5 +69,6 @@ t.test('a short run on a Hugging Face directory', { timeout: 400_000 }, async (t
   const hf = await loadModel(join(stateDir, latest, 'hf'));
   t.equal(hf.format, 'hf', 'checkpointFormat=hf exports a Hugging Face directory');
   t.ok(hf.tokenizerFiles?.includes('tokenizer_config.json'), 'with the model\'s tokenizer files');
+  t.same(hf.hfConfig, JSON.parse(await readFile(join(model, 'config.json'), 'utf8')), 'and the imported config.json as it came');
   for (const [name, p] of ck.params) t.same(hf.params.get(name), p, `${name}: export is exact`);
 });
