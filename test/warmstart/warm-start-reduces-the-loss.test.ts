@@ -13,7 +13,7 @@ t.test('a few steps on a tiny model reduce the loss and save a loadable checkpoi
   const out = join(dir, 'ckpt');
   const s = await warmStart({
     model: { layers: 1, width: 32, heads: 2, kvHeads: 1, contextLength: 2560 }, steps: 14, batchTokens: 2560, lr: 1e-2, minLr: 1e-3,
-    warmupSteps: 2, agentFraction: 0.25, episodesPerEnv: 1, documents: 'stand-in', outDir: out, saveEvery: 0, logEvery: 1, minutes: 0, planBy: 'steps',
+    warmupSteps: 2, agentFraction: 0.25, episodesPerEnv: 1, hintEnvEpisodes: 4, editsPerParent: 2, documents: 'stand-in', outDir: out, saveEvery: 0, logEvery: 1, minutes: 0, planBy: 'steps',
   }, () => {});
   t.equal(s.steps, 14);
   const d = s.curve.filter((p) => p.designer !== null).map((p) => p.designer!);
