@@ -27,32 +27,34 @@ const LLAMA3_TEMPLATE = "{{- bos_token }}{%- if messages[0]['role'] == 'system' 
 
 const FORMATS = { 'ChatML template': CHATML_TEMPLATE, 'Llama 3 template': LLAMA3_TEMPLATE, 'no template': null } as const;
 
-for (const [name, template] of Object.entries(FORMATS)) {
-  t.test(`a Hugging Face policy (${name}): prompts read back through its format`, async (t) => {
-    const dir = await byteLevelHfDir(t, template);
-    const f = await runPromptFormat(validateLoopOptions({ policy: { checkpoint: dir } } as never));
-    t.equal(f.kind, template === null ? 'plain' : 'chat', `the run's format is the model's (${f.kind})`);
-    const hinted = packInts(agentPrompt(f, agentInput));
-    t.same(agentView(f, hinted), { observation: '50: lower. 4 left.', hint: 'It is between 43 and 64.' }, 'the last observation and the hint');
-    t.same(promptTurns(f, hinted).map((x) => x.role), ['system', 'hint', 'env', 'agent', 'env', 'agent', 'env'], 'the turns in order');
-    t.same(promptTurns(f, hinted)[4], { role: 'env', text: '37: higher.\n\nTry again.' }, 'an observation with a blank line in it stays whole');
-    const plain = packInts(agentPrompt(f, { ...agentInput, hint: undefined }));
-    t.same(agentView(f, plain), { observation: '50: lower. 4 left.', hint: null }, 'no hint in an unhinted prompt');
-    // A budget 10 ids short of the prompt without history: the history goes, then the front of the system message.
-    const cut = packInts(agentPrompt(f, { ...agentInput, maxPromptTokens: agentPrompt(f, { ...agentInput, history: [] }).length - 10 }));
-    t.equal(agentView(f, cut).observation, '50: lower. 4 left.', 'a prompt cut at the front still gives its observation');
+t.test('chat-format prompts read back through the format of the run', async (t) => {
+  for (const [name, template] of Object.entries(FORMATS)) {
+    t.test(`a Hugging Face policy (${name}): prompts read back through its format`, async (t) => {
+      const dir = await byteLevelHfDir(t, template);
+      const f = await runPromptFormat(validateLoopOptions({ policy: { checkpoint: dir } } as never));
+      t.equal(f.kind, template === null ? 'plain' : 'chat', `the run's format is the model's (${f.kind})`);
+      const hinted = packInts(agentPrompt(f, agentInput));
+      t.same(agentView(f, hinted), { observation: '50: lower. 4 left.', hint: 'It is between 43 and 64.' }, 'the last observation and the hint');
+      t.same(promptTurns(f, hinted).map((x) => x.role), ['system', 'hint', 'env', 'agent', 'env', 'agent', 'env'], 'the turns in order');
+      t.same(promptTurns(f, hinted)[4], { role: 'env', text: '37: higher.\n\nTry again.' }, 'an observation with a blank line in it stays whole');
+      const plain = packInts(agentPrompt(f, { ...agentInput, hint: undefined }));
+      t.same(agentView(f, plain), { observation: '50: lower. 4 left.', hint: null }, 'no hint in an unhinted prompt');
+      // A budget 10 ids short of the prompt without history: the history goes, then the front of the system message.
+      const cut = packInts(agentPrompt(f, { ...agentInput, maxPromptTokens: agentPrompt(f, { ...agentInput, history: [] }).length - 10 }));
+      t.equal(agentView(f, cut).observation, '50: lower. 4 left.', 'a prompt cut at the front still gives its observation');
 
-    t.same(designerView(f, packInts(designerPrompt(f, { doc, memory, parent }))), { document: doc, parentCode: parent }, 'document and parent, memory lines between them left out');
-    t.same(designerView(f, packInts(designerPrompt(f, { doc, memory: [] }))), { document: doc, parentCode: null }, 'no parent: a module from scratch');
+      t.same(designerView(f, packInts(designerPrompt(f, { doc, memory, parent }))), { document: doc, parentCode: parent }, 'document and parent, memory lines between them left out');
+      t.same(designerView(f, packInts(designerPrompt(f, { doc, memory: [] }))), { document: doc, parentCode: null }, 'no parent: a module from scratch');
+    });
+  }
+
+  t.test('a SPADE checkpoint of an imported model reads back through the model\'s template', async (t) => {
+    const tok = (await loadModelCodec(await byteLevelHfDir(t))) as HfTokenizer;
+    const config = validateDecoderConfig({ layers: 1, width: 16, heads: 2, kvHeads: 1, contextLength: 64, vocab: tok.vocabSize });
+    const ckpt = `${tempDir(t, 'spade-ckpt-')}/model`;
+    await saveCheckpoint(ckpt, { model: { ...config }, params: initParameters(config, 1), shapes: parameterShapes(config), tokenizer: tok, policyVersion: 3, step: 3 });
+    const f = await runPromptFormat(validateLoopOptions({ policy: { checkpoint: ckpt } } as never));
+    t.equal(f.kind, 'chat');
+    t.same(agentView(f, packInts(agentPrompt(f, agentInput))), { observation: '50: lower. 4 left.', hint: 'It is between 43 and 64.' });
   });
-}
-
-t.test('a SPADE checkpoint of an imported model reads back through the model\'s template', async (t) => {
-  const tok = (await loadModelCodec(await byteLevelHfDir(t))) as HfTokenizer;
-  const config = validateDecoderConfig({ layers: 1, width: 16, heads: 2, kvHeads: 1, contextLength: 64, vocab: tok.vocabSize });
-  const ckpt = `${tempDir(t, 'spade-ckpt-')}/model`;
-  await saveCheckpoint(ckpt, { model: { ...config }, params: initParameters(config, 1), shapes: parameterShapes(config), tokenizer: tok, policyVersion: 3, step: 3 });
-  const f = await runPromptFormat(validateLoopOptions({ policy: { checkpoint: ckpt } } as never));
-  t.equal(f.kind, 'chat');
-  t.same(agentView(f, packInts(agentPrompt(f, agentInput))), { observation: '50: lower. 4 left.', hint: 'It is between 43 and 64.' });
 });

@@ -17,26 +17,28 @@ const v5 = {
   rope_parameters: { rope_type: 'llama3', rope_theta: 10000, factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8 },
 };
 
-t.test('an unchanged architecture writes the imported config.json back', async (t) => {
-  for (const [name, hf] of [['transformers 4 form', v4], ['transformers 5 form', v5]] as const) {
-    const c = decoderConfigFromHf(hf);
-    const dtype = 'torch_dtype' in hf ? { torch_dtype: 'float32' } : { dtype: 'float32' };
-    t.same(hfConfigFromDecoder(c, hf), { ...hf, ...dtype }, `${name}: every field as imported, the dtype float32`);
-    t.same(hfConfigFromDecoder(validateDecoderConfig({ ...c })), hfConfigFromDecoder(c), `${name}: without a base, built from the decoder config`);
-  }
-  const noDtype: Record<string, unknown> = { ...v4 };
-  delete noDtype.torch_dtype;
-  t.equal(hfConfigFromDecoder(decoderConfigFromHf(noDtype), noDtype).torch_dtype, 'float32', 'a config without a dtype gets torch_dtype float32');
-});
+t.test('export writes the imported config.json back, rebuilding it only where the architecture changed', async (t) => {
+  t.test('an unchanged architecture writes the imported config.json back', async (t) => {
+    for (const [name, hf] of [['transformers 4 form', v4], ['transformers 5 form', v5]] as const) {
+      const c = decoderConfigFromHf(hf);
+      const dtype = 'torch_dtype' in hf ? { torch_dtype: 'float32' } : { dtype: 'float32' };
+      t.same(hfConfigFromDecoder(c, hf), { ...hf, ...dtype }, `${name}: every field as imported, the dtype float32`);
+      t.same(hfConfigFromDecoder(validateDecoderConfig({ ...c })), hfConfigFromDecoder(c), `${name}: without a base, built from the decoder config`);
+    }
+    const noDtype: Record<string, unknown> = { ...v4 };
+    delete noDtype.torch_dtype;
+    t.equal(hfConfigFromDecoder(decoderConfigFromHf(noDtype), noDtype).torch_dtype, 'float32', 'a config without a dtype gets torch_dtype float32');
+  });
 
-t.test('a changed architecture is rebuilt from the decoder config, keeping the other fields', async (t) => {
-  const longer = validateDecoderConfig({ ...decoderConfigFromHf(v5), contextLength: 4096 });
-  const out = hfConfigFromDecoder(longer, v5);
-  t.equal(out.max_position_embeddings, 4096, 'the new context length');
-  t.equal(out.bos_token_id, 1, 'token ids kept');
-  t.equal(out.transformers_version, '5.17.0', 'other fields kept');
-  t.equal(out.dtype, 'float32', 'its dtype field says float32');
-  t.same(out.rope_scaling, v4.rope_scaling, 'rope scaling in the transformers 4 form');
-  t.notOk('rope_parameters' in out, 'not also in the 5 form');
-  t.same(decoderConfigFromHf(out), longer, 'it reads back as the new decoder config');
+  t.test('a changed architecture is rebuilt from the decoder config, keeping the other fields', async (t) => {
+    const longer = validateDecoderConfig({ ...decoderConfigFromHf(v5), contextLength: 4096 });
+    const out = hfConfigFromDecoder(longer, v5);
+    t.equal(out.max_position_embeddings, 4096, 'the new context length');
+    t.equal(out.bos_token_id, 1, 'token ids kept');
+    t.equal(out.transformers_version, '5.17.0', 'other fields kept');
+    t.equal(out.dtype, 'float32', 'its dtype field says float32');
+    t.same(out.rope_scaling, v4.rope_scaling, 'rope scaling in the transformers 4 form');
+    t.notOk('rope_parameters' in out, 'not also in the 5 form');
+    t.same(decoderConfigFromHf(out), longer, 'it reads back as the new decoder config');
+  });
 });
