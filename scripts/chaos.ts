@@ -62,6 +62,8 @@ export interface ChaosReport {
   duplicatedIds: string[];
   unlabeledEnvs: string[];
   killedRoles: Record<string, number>;
+  /** Stop-and-drain rounds at the end (1 unless a stopped learner left trajectories unacked; see the drain). */
+  drainRounds: number;
   dir?: string;
 }
 
@@ -112,7 +114,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
-  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {}, drainRounds: 0 };
   let conn: Connection | undefined;
   // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
   const abort = (sig: NodeJS.Signals): void => {
@@ -189,10 +191,29 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const waitUndelivered = async (): Promise<void> => {
       for (let waited = 0; waited < 180_000 && (await undelivered().catch(() => 1)) > 0; waited += 1_000) await sleep(1_000);
     };
-    await waitUndelivered();
-    await sleep(config.delivery.ackWaitMs + 5_000);
-    await waitUndelivered();
-    for (const role of CHAOS_ROLES) if (role !== 'coordinator') await hosts.get(role)!.kill('SIGTERM');
+    // The learner acks only what a checkpoint made final; its SIGTERM stop trains what it holds and checkpoints. A stop
+    // that did not get there (on a loaded machine, a drain past its timeout) leaves its trajectories unacked in the
+    // stream: not lost, the next learner applies them. So the hosts are started again and drained until the learner's
+    // consumer holds nothing, at most three rounds; what is still unacked after that counts as lost below.
+    const unacked = async (): Promise<number> => {
+      const i = await conn!.jsm.consumers.info(STREAMS.trajectories, durableName('learner'));
+      return i.num_pending + i.num_ack_pending;
+    };
+    for (let round = 1; ; round++) {
+      await waitUndelivered();
+      await sleep(config.delivery.ackWaitMs + 5_000);
+      await waitUndelivered();
+      for (const role of CHAOS_ROLES) if (role !== 'coordinator') {
+        const code = await hosts.get(role)!.kill('SIGTERM');
+        if (code !== 0) log(`chaos: ${role} exited ${code} on SIGTERM (round ${round})`);
+      }
+      report.drainRounds = round;
+      const left = await unacked().catch(() => 0);
+      if (left === 0 || round === 3) break;
+      log(`chaos: ${left} trajectory batches not yet final after the stop (round ${round}); starting the hosts again to drain them`);
+      for (const role of CHAOS_ROLES) if (role !== 'coordinator') hosts.get(role)!.start();
+      await Promise.all(CHAOS_ROLES.filter((r) => r !== 'coordinator').map((r) => hosts.get(r)!.ready));
+    }
 
     // The independent check.
     const labeled = new Map<string, number>();
@@ -293,7 +314,7 @@ function parseDuration(s: string): number {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
   const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep });
-  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, dir: r.dir })}\n`);
+  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, drainRounds: r.drainRounds, dir: r.dir })}\n`);
   const { kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
   process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
   process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && completed ? 0 : 1;
