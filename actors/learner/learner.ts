@@ -8,6 +8,7 @@ import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from
 import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
+import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
 import { AccountingLog } from './accounting.js';
 import { LearnerDivergedError, LearnerStateError } from './errors.js';
 import { saveLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
@@ -116,7 +117,9 @@ export class Learner extends EventEmitter {
         // and the ids of the rounds missed, so that their redeliveries are recognised here too.
         for (let r = m.state.updates + 1; r <= g.round; r++) {
           const ids = await deps.group.roundIds(r);
-          if (ids) missed.push([r, ids]);
+          // Every member of a round records its ids before it goes on, so a published state has them for all its rounds.
+          if (ids === null) throw new GroupStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${deps.hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
+          missed.push([r, ids]);
         }
         for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
         local.trainer.optimizer.loadState(g.optimizer);
