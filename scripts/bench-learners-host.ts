@@ -1,7 +1,9 @@
 // A learner host of `npm run bench:learners`, run as its own process so the benchmark can SIGKILL it: the learner
 // role under an actor host on the given server, printing one JSON line per update (its round's members, weight
-// hash, trajectories, compute and exchange time, bytes pushed) and `started` once it pulls. SIGTERM drains it.
-import { createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
+// hash, trajectories, compute and exchange time, bytes pushed), `started` once it pulls, and a `status` line every
+// second (its learner's phase and round, and what its group exchange waits for) that the benchmark reports when a
+// wait times out. SIGTERM drains it.
+import { GroupTrainer, createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
 import { ActorHost } from '../runtime/host.js';
@@ -31,4 +33,14 @@ actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
 const host = new ActorHost({ conn, config, hostId, log: (l) => process.stderr.write(`[${hostId}] ${l}\n`) });
 await host.start([() => actor], ['learner']);
 process.stdout.write('started\n');
+setInterval(() => {
+  const l = actor.learner();
+  const group = l?.trainer instanceof GroupTrainer ? l.trainer.group : null;
+  process.stdout.write(JSON.stringify({
+    status: {
+      host: hostId, ts: Date.now(), learner: l === null ? 'none (starting or restarting)' : l.phase, updates: l?.stats.updates ?? null, buffered: l?.buffered ?? null,
+      ...(group ? { newestRound: group.newestRound, ...group.membership, waiting: group.waiting } : {}),
+    },
+  }) + '\n');
+}, 1_000).unref();
 process.once('SIGTERM', () => void host.stop().finally(() => process.exit(0)));

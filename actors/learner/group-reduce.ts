@@ -31,6 +31,17 @@ interface Assembly {
   received: number;
 }
 
+/** What a member waits for in an exchange, for diagnostics: the part, the stage, who is in and who is missing. */
+export interface GroupWait {
+  round: number;
+  part: string;
+  /** `commit`: deciding who is in (waiting for expected contributions); `gather`: collecting the committed ones. */
+  stage: 'commit' | 'gather';
+  have: string[];
+  missing: string[];
+  sinceMs: number;
+}
+
 /** The contributions one committed part sums, in sorted host order. */
 export interface PartResult {
   members: string[];
@@ -55,6 +66,7 @@ export class GroupReduce {
   /** The members of the last round this member applied: expected in the next one while they beat. */
   private lastMembers: string[] = [];
   private newest = 0;
+  private wait: { round: number; part: string; stage: 'commit' | 'gather'; want: string[]; since: number } | null = null;
   bytesSent = 0;
 
   private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
@@ -98,6 +110,22 @@ export class GroupReduce {
   /** The newest round any contribution was seen for. */
   get newestRound(): number {
     return this.newest;
+  }
+
+  /** The exchange this member is waiting in, or null (a diagnostic: a stuck group says who it waits for). */
+  get waiting(): GroupWait | null {
+    const w = this.wait;
+    if (w === null) return null;
+    const have = this.have(w.round, w.part);
+    return { round: w.round, part: w.part, stage: w.stage, have, missing: w.want.filter((h) => !have.includes(h)), sinceMs: Date.now() - w.since };
+  }
+
+  /** The last round this member applied, and the members it hears beating with the round each says it applied. */
+  get membership(): { applied: number; beats: Record<string, number> } {
+    const now = Date.now();
+    const beats: Record<string, number> = {};
+    for (const [h, v] of this.beats) if (now - v.seen <= this.options.memberTtlMs) beats[h] = v.round;
+    return { applied: this.applied, beats };
   }
 
   /** Tells the other members about a labeled batch this one received (they count it toward its iteration). */
@@ -191,11 +219,18 @@ export class GroupReduce {
    */
   async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
     const t0 = performance.now();
-    await this.push(round, part, data);
-    const members = await this.commit(round, part, expected ?? (await this.liveMembers(round)));
-    if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
-    const contributions = await this.gather(round, part, members);
-    return { members, contributions, ms: performance.now() - t0 };
+    try {
+      await this.push(round, part, data);
+      const want = expected ?? (await this.liveMembers(round));
+      this.wait = { round, part, stage: 'commit', want, since: Date.now() };
+      const members = await this.commit(round, part, want);
+      if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
+      this.wait = { round, part, stage: 'gather', want: members, since: Date.now() };
+      const contributions = await this.gather(round, part, members);
+      return { members, contributions, ms: performance.now() - t0 };
+    } finally {
+      this.wait = null;
+    }
   }
 
   async close(): Promise<void> {

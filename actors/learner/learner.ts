@@ -193,6 +193,11 @@ export class Learner extends EventEmitter {
     return this.state.buffer.length;
   }
 
+  /** What the learner is doing (idle, training, publishing, checkpointing, …): for diagnostics. */
+  get phase(): string {
+    return this.state.phase;
+  }
+
   /** True once it stopped (drained or crashed): it takes no more batches. */
   get stopped(): boolean {
     return this.state.phase === 'stopped' || this.state.phase === 'crashed';
