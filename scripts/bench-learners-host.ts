@@ -32,6 +32,7 @@ actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
 });
 const host = new ActorHost({ conn, config, hostId, log: (l) => process.stderr.write(`[${hostId}] ${l}\n`) });
 await host.start([() => actor], ['learner']);
+process.stdout.on('error', () => process.exit(1)); // the benchmark is gone: so is this host
 process.stdout.write('started\n');
 setInterval(() => {
   const l = actor.learner();

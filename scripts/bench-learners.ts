@@ -242,6 +242,8 @@ async function main(): Promise<void> {
     console.log(`  b SIGKILLed after round ${killedAt}, restarted at round ${figures.restartedAtUpdate}; ${shared.length} rounds hashed by both: weights agree ${weightsAgree}; exactly once ${exactlyOnce}`);
     console.log(JSON.stringify(figures));
   } finally {
+    // A failed wait leaves hosts running: they go with the benchmark.
+    for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }
