@@ -86,10 +86,19 @@ export class Learner extends EventEmitter {
         g.onRound(() => void this.dispatch({ type: 'round' }).catch(() => undefined)),
         g.onBatch((iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined)),
       );
-      this.on('update', () => {
-        if (g.newestRound > (this.trainer as GroupTrainer).round) void this.dispatch({ type: 'round' }).catch(() => undefined);
-      });
     }
+  }
+
+  /**
+   * A group member that is idle while the others are in a round it has not applied joins it. Checked after every
+   * event, not only when the group's first contribution arrives: that signal comes once, and a member busy then
+   * (publishing, checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped
+   * from it after the timeout, and find its own next round refused as one the group already committed.
+   */
+  private joinPendingRound(): void {
+    const g = this.deps.group;
+    if (g === undefined || this.state.phase !== 'idle' || this.state.stopping) return;
+    if (g.newestRound > (this.trainer as GroupTrainer).round) void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
@@ -154,6 +163,7 @@ export class Learner extends EventEmitter {
       const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, accounting, publisher, stats);
       await l.alignVersion();
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
+      l.joinPendingRound(); // a round that began while this member was loading
       return l;
     } catch (err) {
       // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
@@ -238,6 +248,7 @@ export class Learner extends EventEmitter {
       throw err;
     }
     if (e.type === 'received') this.emit('received', this.state.buffer.length);
+    if (e.type !== 'round') this.joinPendingRound();
   }
 
   private async perform(f: LearnerEffect<HeldMessage>): Promise<void> {
