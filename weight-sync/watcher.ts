@@ -115,6 +115,8 @@ export class WeightWatcher {
   get version(): number { return this.applied; }
   /** How many versions came by the live push and how many were downloaded (null without the push). */
   get liveStats(): LiveStats | null { return this.live === null ? null : { ...this.live.stats }; }
+  /** Pushed or handed-over payloads checked as soon as they were complete (checkEarly), before any record named them. */
+  get earlyChecks(): number { return this.early?.checked ?? 0; }
   /** The newest version KV announced so far. */
   get latestSeen(): number { return Math.max(this.applied, this.wanted?.version ?? -1); }
 
