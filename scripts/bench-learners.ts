@@ -158,9 +158,12 @@ const appliedIds = async (dir: string): Promise<Map<string, number>> => {
   return out;
 };
 
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = WAIT_MS): Promise<void> {
+/** Polls `cond` until it holds; fails after `ms`, or at once when one of `alive` exited (it cannot come true then). */
+async function waitFor(cond: () => boolean | Promise<boolean>, what: string, alive: Host[] = [], ms = WAIT_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
+    const gone = alive.find((h) => h.child.exitCode !== null || h.child.signalCode !== null);
+    if (gone) throw new BenchError(`bench:learners: ${gone.id} exited (${gone.child.exitCode ?? gone.child.signalCode}) while waiting for ${what}; the hosts:\n${whereHostsAre()}`, { code: 'BENCH_LEARNERS_HOST', data: { what } });
     if (Date.now() > end) throw new BenchError(`bench:learners: waited ${ms / 1000} s for ${what}; the hosts:\n${whereHostsAre()}`, { code: 'BENCH_LEARNERS_TIMEOUT', data: { what } });
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -186,7 +189,7 @@ async function main(): Promise<void> {
     await publishAll(one.conn, batches);
     const single = host(one.url, join(dir, 'one-state'), 'single', 'single', () => undefined);
     await within(single.started, 'the single learner to start');
-    await waitFor(() => single.lines.reduce((n, l) => n + l.trajectories, 0) >= total, 'the single learner');
+    await waitFor(() => single.lines.reduce((n, l) => n + l.trajectories, 0) >= total, 'the single learner', [single]);
     let drained = await stopHosts(single);
     await one.conn.close();
     await one.server.stop();
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
     const a = host(two.url, sa, 'learner-a', 'group', () => undefined);
     let b = host(two.url, sb, 'learner-b', 'group', () => undefined);
     await within(Promise.all([a.started, b.started]), 'learner-a and learner-b to start');
-    await waitFor(() => b.lines.length >= 3, 'b\'s third round');
+    await waitFor(() => b.lines.length >= 3, 'b\'s third round', [a, b]);
     b.child.kill('SIGKILL');
     await b.exited;
     const bFirst = b.lines;
@@ -209,8 +212,8 @@ async function main(): Promise<void> {
     b = host(two.url, sb, 'learner-b', 'group', () => undefined);
     await within(b.started, 'the restarted learner-b to start');
     await publishAll(two.conn, batches.slice(cut));
-    await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group');
-    await waitFor(() => b.lines.length > 0, 'a round of the restarted b');
+    await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group', [a, b]);
+    await waitFor(() => b.lines.length > 0, 'a round of the restarted b', [a, b]);
     drained = (await stopHosts(a, b)) && drained;
     await two.conn.close();
     await two.server.stop();
