@@ -22,6 +22,13 @@ export interface GroupReduceOptions {
   chunkBytes?: number;
 }
 
+/**
+ * Heartbeat rounds that are not a round applied: a member loading its state to join (expected by the next round, which
+ * waits up to the round timeout for it), and a member not taking part (starting up before it loads, or stopping).
+ */
+export const JOINING = -1;
+export const ABSENT = -2;
+
 export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
@@ -74,8 +81,8 @@ export class GroupReduce {
   }
 
   /**
-   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (a member still loading
-   * its state passes -2: it beats, but no round expects it until appliedRound() says where it is).
+   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (or ABSENT: it beats,
+   * but no round expects it until joining() or appliedRound() says where it is).
    */
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
     const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
@@ -165,6 +172,18 @@ export class GroupReduce {
     return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
   }
 
+  /**
+   * A member about to load the group's state (at start, or restarting after it fell behind): the next round started
+   * by the others waits for it (up to the round timeout) instead of going on without it. Without this, a member whose
+   * load takes longer than a round lands one round behind every time and never gets back in (seen on a busy host:
+   * excluded from round after round until its restarts ran out).
+   */
+  async joining(): Promise<void> {
+    this.applied = JOINING;
+    this.lastMembers = [];
+    await this.beat();
+  }
+
   /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
   async leave(): Promise<void> {
     this.left = true;
@@ -181,14 +200,14 @@ export class GroupReduce {
     await this.beat();
   }
 
-  /** Live members able to take part in `round`: those that applied round - 1, and the last round's members still beating. */
+  /** Live members able to take part in `round`: those that applied round - 1, the last round's members still beating, and those joining. */
   async liveMembers(round: number): Promise<string[]> {
     const out: string[] = [];
     const now = Date.now();
     for (const [key, v] of this.beats) {
       // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
       if (now - v.seen > this.options.memberTtlMs) continue;
-      if (v.round >= round - 1 || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
+      if (v.round >= round - 1 || v.round === JOINING || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
     }
     return out.sort();
   }
@@ -243,7 +262,7 @@ export class GroupReduce {
   }
 
   private async beat(): Promise<void> {
-    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? -2 : this.applied, ts: Date.now() })));
+    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? ABSENT : this.applied, ts: Date.now() })));
   }
 
   private async push(round: number, part: string, data: Uint8Array): Promise<void> {

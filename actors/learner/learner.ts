@@ -105,6 +105,8 @@ export class Learner extends EventEmitter {
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
     if (deps.group && o.publishEvery !== 1) throw new GroupStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
+    // The others' next round waits for this member while it loads (the model, then the group's state).
+    await deps.group?.joining();
     // A group member trains on the main thread: its gradients go out over the bus between backward and step.
     const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
     const missed: Array<[number, string[]]> = [];
