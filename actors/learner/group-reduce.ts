@@ -243,7 +243,7 @@ export class GroupReduce {
       const want = expected ?? (await this.liveMembers(round));
       this.wait = { round, part, stage: 'commit', want, since: Date.now() };
       const members = await this.commit(round, part, want);
-      if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
+      if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
       this.wait = { round, part, stage: 'gather', want: members, since: Date.now() };
       const contributions = await this.gather(round, part, members);
       return { members, contributions, ms: performance.now() - t0 };
