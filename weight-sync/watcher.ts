@@ -11,7 +11,7 @@ import { ModelOptionError } from '../model/index.js';
 import type { Weights } from '../model/index.js';
 import { configHash, decodeWeightPayload, maxPayloadBytes } from './payload.js';
 import { LiveReceiver, sha256Once, type LiveStats } from './live.js';
-import { EarlyCheck } from './early-check.js';
+import { EarlyCheck, type EarlyResult } from './early-check.js';
 import { POLICY_KEY, checkRecordBytes, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
 import { WeightContentError, WeightIntegrityError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
 
@@ -244,7 +244,7 @@ export class WeightWatcher {
    * The pushed bytes of the record (with what the early checks found), when they arrived whole and match its size and
    * sha256; else null (download).
    */
-  private async pushed(rec: PolicyRecord): Promise<{ bytes: Uint8Array; early: ReturnType<EarlyCheck['take']> | null } | null> {
+  private async pushed(rec: PolicyRecord): Promise<{ bytes: Uint8Array; early: EarlyResult | null } | null> {
     if (this.live === null) return null;
     const bytes = await this.live.take(rec.object, this.options.liveWaitMs);
     if (bytes === null || rec.sha256 === undefined || rec.bytes === undefined) {
