@@ -74,6 +74,9 @@ export class GroupReduce {
   private lastMembers: string[] = [];
   private newest = 0;
   private wait: { round: number; part: string; stage: 'commit' | 'gather'; want: string[]; since: number } | null = null;
+  /** The newest round this member pushed a contribution to, and the first round it may take part in after joining(). */
+  private pushedTo = 0;
+  private joinFrom = 0;
   bytesSent = 0;
 
   private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
@@ -112,6 +115,11 @@ export class GroupReduce {
   onRound(fn: (round: number) => void): () => void {
     this.roundListeners.add(fn);
     return () => this.roundListeners.delete(fn);
+  }
+
+  /** The first round this member may take part in since it last started joining (0 before). */
+  get joinsFrom(): number {
+    return this.joinFrom;
   }
 
   /** The newest round any contribution was seen for. */
@@ -179,6 +187,9 @@ export class GroupReduce {
    * excluded from round after round until its restarts ran out).
    */
   async joining(): Promise<void> {
+    // A round this member already contributed to (before a restart) may have been committed with that contribution:
+    // it must not take part in it again with another (the others would sum and record the old one).
+    this.joinFrom = this.pushedTo + 1;
     this.applied = JOINING;
     this.lastMembers = [];
     await this.beat();
@@ -200,14 +211,19 @@ export class GroupReduce {
     await this.beat();
   }
 
-  /** Live members able to take part in `round`: those that applied round - 1, the last round's members still beating, and those joining. */
-  async liveMembers(round: number): Promise<string[]> {
+  /**
+   * Live members able to take part in `round`: those that applied round - 1, the last round's members still beating,
+   * and, for the round's first part (`meta`), those joining. A joining member is never waited for in a later part: it
+   * is loading, so it is not computing this round's gradient (a member that restarted mid-round beats JOINING at once,
+   * and the round goes on without it instead of waiting out the timeout).
+   */
+  async liveMembers(round: number, part = 'meta'): Promise<string[]> {
     const out: string[] = [];
     const now = Date.now();
     for (const [key, v] of this.beats) {
       // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
       if (now - v.seen > this.options.memberTtlMs) continue;
-      if (v.round >= round - 1 || v.round === JOINING || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
+      if (v.round >= round - 1 || (v.round === JOINING && part === 'meta') || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
     }
     return out.sort();
   }
@@ -238,9 +254,10 @@ export class GroupReduce {
    */
   async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
     const t0 = performance.now();
+    if (round < this.joinFrom) throw new GroupExcludedError(`${this.options.hostId} restarted during round ${round} and may have contributed to it before: it takes part from round ${this.joinFrom}`, { round, part, members: [] });
     try {
       await this.push(round, part, data);
-      const want = expected ?? (await this.liveMembers(round));
+      const want = expected ?? (await this.liveMembers(round, part));
       this.wait = { round, part, stage: 'commit', want, since: Date.now() };
       const members = await this.commit(round, part, want);
       if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
@@ -268,6 +285,7 @@ export class GroupReduce {
   private async push(round: number, part: string, data: Uint8Array): Promise<void> {
     const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
     const total = data.length;
+    this.pushedTo = Math.max(this.pushedTo, round);
     const acks: Promise<unknown>[] = [];
     for (let at = 0; at === 0 || at < total; at += max) {
       const h = natsHeaders();
@@ -322,7 +340,7 @@ export class GroupReduce {
         }
       }
       await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
-      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round)).filter((h) => expected.includes(h));
+      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
     }
   }
 

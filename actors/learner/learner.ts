@@ -98,7 +98,7 @@ export class Learner extends EventEmitter {
   private joinPendingRound(): void {
     const g = this.deps.group;
     if (g === undefined || this.state.phase !== 'idle' || this.state.stopping) return;
-    if (g.newestRound > (this.trainer as GroupTrainer).round) void this.dispatch({ type: 'round' }).catch(() => undefined);
+    if (g.newestRound > (this.trainer as GroupTrainer).round && g.newestRound >= g.joinsFrom) void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
