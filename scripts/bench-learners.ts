@@ -228,7 +228,9 @@ async function main(): Promise<void> {
     const full = a.lines.filter((l) => (l.members?.length ?? 0) === 2);
     const figures = {
       learners: 2, updatesPerLearner: [a.lines.length, bAll.length], weightsAgree, exactlyOnce,
-      survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt + 1,
+      // The restarted b took part in a round after the one it was killed in (the survivor may have waited for it to
+      // join instead of going on alone: a joining member is waited for).
+      survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt,
       // What a member with data pushes in a round (one with nothing to train pushes only its metadata).
       bytesPerUpdate: Math.round(pct([...a.lines, ...bAll].map((l) => l.bytesSent ?? 0).filter((n) => n > 1e5), 50)),
       reduceMsP50: r2.p50, reduceMsP99: r2.p99, reduce4MsP50: r4.p50, reduce4MsP99: r4.p99,
