@@ -1,7 +1,9 @@
 // A learner host of `npm run bench:learners`, run as its own process so the benchmark can SIGKILL it: the learner
 // role under an actor host on the given server, printing one JSON line per update (its round's members, weight
-// hash, trajectories, compute and exchange time, bytes pushed) and `started` once it pulls. SIGTERM drains it.
-import { createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
+// hash, trajectories, compute and exchange time, bytes pushed), `started` once it pulls, and a `status` line every
+// second (its learner's phase and round, and what its group exchange waits for) that the benchmark reports when a
+// wait times out. SIGTERM drains it.
+import { GroupTrainer, createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
 import { ActorHost } from '../runtime/host.js';
@@ -19,7 +21,10 @@ const conn = await openConnection(config.nats, `bench-${hostId}`);
 const actor = createLearnerActor({
   model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 }, tokenizer: 'bpe-2048', stateDir, eta: 1000, iterationBatches: 0,
   minibatchTrajectories: 16, flushAfterMs: 500, checkpointEvery: 4, pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: false,
-  ...(group ? { group: true, groupRoundTimeoutMs: 5_000 } : {}),
+  // The default round timeout (30 s): on a busy machine a live member's share can take longer than 5 s (the value this
+  // used), and a member dropped from round after round for lateness used up its restarts and stopped its host, which
+  // left the benchmark waiting for its rounds. A killed member is dropped sooner anyway, once its beats stop (memberTtlMs).
+  ...(group ? { group: true } : {}),
 });
 actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
   const g = r.group;
@@ -30,5 +35,16 @@ actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
 });
 const host = new ActorHost({ conn, config, hostId, log: (l) => process.stderr.write(`[${hostId}] ${l}\n`) });
 await host.start([() => actor], ['learner']);
+process.stdout.on('error', () => process.exit(1)); // the benchmark is gone: so is this host
 process.stdout.write('started\n');
+setInterval(() => {
+  const l = actor.learner();
+  const group = l?.trainer instanceof GroupTrainer ? l.trainer.group : null;
+  process.stdout.write(JSON.stringify({
+    status: {
+      host: hostId, ts: Date.now(), learner: l === null ? 'none (starting or restarting)' : l.phase, updates: l?.stats.updates ?? null, buffered: l?.buffered ?? null,
+      ...(group ? { newestRound: group.newestRound, ...group.membership, waiting: group.waiting } : {}),
+    },
+  }) + '\n');
+}, 1_000).unref();
 process.once('SIGTERM', () => void host.stop().finally(() => process.exit(0)));

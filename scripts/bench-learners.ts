@@ -2,7 +2,9 @@
 // trajectories (the default policy model, 3.48 M parameters), each host its own process on a fresh nats-server; in the
 // two-host run one host is SIGKILLed mid-run and restarted. Before that, the all-reduce alone on loopback for 2 and 4
 // members with this model's gradient. Prints both side by side and ends with one JSON line. Settings: BENCH_LEARNERS_BATCHES
-// (labeled batches of 4 trajectories), BENCH_LEARNERS_ROUNDS (reduce rounds), BENCH_LEARNERS_THREADS (onnxruntime threads per host).
+// (labeled batches of 4 trajectories), BENCH_LEARNERS_ROUNDS (reduce rounds), BENCH_LEARNERS_THREADS (onnxruntime threads per host),
+// BENCH_LEARNERS_WAIT_S (how long any one wait may take, default 300: past it the benchmark fails naming what it waited for
+// and what each host was doing: its learner's phase and round, and which members its group exchange was missing).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { openConnection, type Connection } from '../runtime/connection.js';
 import { encode } from '../runtime/messages.js';
 import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 import { repoPath } from '../runtime/paths.js';
+import { BenchError } from '../bench/errors.js';
 import { SUBJECTS } from '../runtime/subjects.js';
 import { ensureTopology } from '../runtime/topology.js';
 
@@ -22,6 +25,7 @@ const BATCHES = Number(process.env.BENCH_LEARNERS_BATCHES ?? 48);
 const ROUNDS = Number(process.env.BENCH_LEARNERS_ROUNDS ?? 8);
 const SKIP_REDUCE = process.env.BENCH_LEARNERS_SKIP_REDUCE === '1';
 const THREADS = process.env.BENCH_LEARNERS_THREADS ?? '1';
+const WAIT_MS = Number(process.env.BENCH_LEARNERS_WAIT_S ?? 300) * 1000;
 const MODEL = { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 };
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
@@ -71,20 +75,75 @@ function trajectories(n: number): Array<{ id: string; trajs: Labeled[] }> {
   }));
 }
 
-interface Host { child: ChildProcess; lines: Line[]; started: Promise<void>; exited: Promise<void> }
+interface Host { id: string; child: ChildProcess; lines: Line[]; status: Record<string, unknown> | null; started: Promise<void>; exited: Promise<void> }
+
+/** Every host started, for the report of a wait that timed out. */
+const hosts: Host[] = [];
+
+/** What each host last said it was doing (its status line), one line per host. */
+function whereHostsAre(): string {
+  return hosts.map((h) => {
+    const live = h.child.exitCode === null && h.child.signalCode === null;
+    const s = h.status;
+    if (s === null) return `  ${h.id} (pid ${h.child.pid}): ${live ? 'no status yet' : 'exited'}`;
+    const w = s.waiting as { round: number; part: string; stage: string; have: string[]; missing: string[]; sinceMs: number } | null | undefined;
+    const waits = w ? `; waiting ${(w.sinceMs / 1000).toFixed(1)} s in ${w.stage} of round ${w.round} (${w.part}) for ${w.missing.join(', ') || 'nobody (committing)'}, has ${w.have.join(', ') || 'none'}` : '';
+    return `  ${h.id} (pid ${h.child.pid}${live ? '' : ', exited'}): learner ${String(s.learner)}, updates ${String(s.updates)}, buffered ${String(s.buffered)}`
+      + (s.applied === undefined ? '' : `, applied round ${String(s.applied)}, newest round seen ${String(s.newestRound)}, beats ${JSON.stringify(s.beats)}`)
+      + `${waits} (status ${((Date.now() - Number(s.ts)) / 1000).toFixed(1)} s old)`;
+  }).join('\n');
+}
+
+/** `p`, or a BenchError naming `what` and where every host is once `ms` pass. */
+async function within<T>(p: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BenchError(`bench:learners: waited ${ms / 1000} s for ${what}; the hosts:\n${whereHostsAre()}`, { code: 'BENCH_LEARNERS_TIMEOUT', data: { what } })), ms);
+    })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function host(url: string, stateDir: string, id: string, mode: 'group' | 'single', onLine: () => void): Host {
   const child = spawn(process.execPath, [repoPath('dist/scripts/bench-learners-host.js'), url, stateDir, id, mode, THREADS], { stdio: ['ignore', 'pipe', process.env.BENCH_LEARNERS_LOGS ? 'inherit' : 'ignore'] });
   const lines: Line[] = [];
-  let buf = '', ready!: () => void;
-  const started = new Promise<void>((r) => (ready = r));
-  child.once('exit', (code, sig) => void (lines.length === 0 && process.stderr.write(`bench:learners: host ${id} exited (${code ?? sig}) before it trained\n`)));
+  let buf = '', ready!: () => void, failed!: (err: Error) => void;
+  const started = new Promise<void>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  const h: Host = { id, child, lines, status: null, started, exited: new Promise((r) => child.once('exit', () => r())) };
+  child.once('exit', (code, sig) => {
+    failed(new BenchError(`bench:learners: host ${id} exited (${code ?? sig}) before it started`, { code: 'BENCH_LEARNERS_HOST' }));
+    if (lines.length === 0) process.stderr.write(`bench:learners: host ${id} exited (${code ?? sig}) before it trained\n`);
+  });
   child.stdout!.on('data', (d: Buffer) => {
     const parts = (buf + d.toString()).split('\n');
     buf = parts.pop()!;
-    for (const p of parts) p === 'started' ? ready() : (lines.push(JSON.parse(p) as Line), onLine());
+    for (const p of parts) {
+      if (p === 'started') ready();
+      else {
+        const o = JSON.parse(p) as Line | { status: Record<string, unknown> };
+        if ('status' in o) h.status = o.status;
+        else (lines.push(o), onLine());
+      }
+    }
   });
-  return { child, lines, started, exited: new Promise((r) => child.once('exit', () => r())) };
+  hosts.push(h);
+  return h;
+}
+
+/** SIGTERM (a drain), then SIGKILL with the hosts' whereabouts on stderr if the drain takes past the wait limit. */
+async function stopHosts(...hs: Host[]): Promise<boolean> {
+  for (const h of hs) h.child.kill('SIGTERM');
+  try {
+    await within(Promise.all(hs.map((h) => h.exited)), `${hs.map((h) => h.id).join(' and ')} to drain after SIGTERM`);
+    return true;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n(killed)\n`);
+    for (const h of hs) h.child.kill('SIGKILL');
+    await Promise.all(hs.map((h) => h.exited));
+    return false;
+  }
 }
 
 async function publishAll(conn: Connection, batches: Array<{ id: string; trajs: Labeled[] }>): Promise<void> {
@@ -99,10 +158,13 @@ const appliedIds = async (dir: string): Promise<Map<string, number>> => {
   return out;
 };
 
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 600_000): Promise<void> {
+/** Polls `cond` until it holds; fails after `ms`, or at once when one of `alive` exited (it cannot come true then). */
+async function waitFor(cond: () => boolean | Promise<boolean>, what: string, alive: Host[] = [], ms = WAIT_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`bench:learners: timed out waiting for ${what}`);
+    const gone = alive.find((h) => h.child.exitCode !== null || h.child.signalCode !== null);
+    if (gone) throw new BenchError(`bench:learners: ${gone.id} exited (${gone.child.exitCode ?? gone.child.signalCode}) while waiting for ${what}; the hosts:\n${whereHostsAre()}`, { code: 'BENCH_LEARNERS_HOST', data: { what } });
+    if (Date.now() > end) throw new BenchError(`bench:learners: waited ${ms / 1000} s for ${what}; the hosts:\n${whereHostsAre()}`, { code: 'BENCH_LEARNERS_TIMEOUT', data: { what } });
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -126,10 +188,9 @@ async function main(): Promise<void> {
     const one = await server(dir, 'one');
     await publishAll(one.conn, batches);
     const single = host(one.url, join(dir, 'one-state'), 'single', 'single', () => undefined);
-    await single.started;
-    await waitFor(() => single.lines.reduce((n, l) => n + l.trajectories, 0) >= total, 'the single learner');
-    single.child.kill('SIGTERM');
-    await single.exited;
+    await within(single.started, 'the single learner to start');
+    await waitFor(() => single.lines.reduce((n, l) => n + l.trajectories, 0) >= total, 'the single learner', [single]);
+    let drained = await stopHosts(single);
     await one.conn.close();
     await one.server.stop();
 
@@ -141,21 +202,19 @@ async function main(): Promise<void> {
     const [sa, sb] = [join(dir, 'a-state'), join(dir, 'b-state')];
     const a = host(two.url, sa, 'learner-a', 'group', () => undefined);
     let b = host(two.url, sb, 'learner-b', 'group', () => undefined);
-    await Promise.all([a.started, b.started]);
-    await waitFor(() => b.lines.length >= 3, 'b\'s third round');
+    await within(Promise.all([a.started, b.started]), 'learner-a and learner-b to start');
+    await waitFor(() => b.lines.length >= 3, 'b\'s third round', [a, b]);
     b.child.kill('SIGKILL');
     await b.exited;
     const bFirst = b.lines;
     const killedAt = bFirst.at(-1)!.update;
     await new Promise((r) => setTimeout(r, 2_000));
     b = host(two.url, sb, 'learner-b', 'group', () => undefined);
-    await b.started;
+    await within(b.started, 'the restarted learner-b to start');
     await publishAll(two.conn, batches.slice(cut));
-    await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group');
-    await waitFor(() => b.lines.length > 0, 'a round of the restarted b', 60_000);
-    a.child.kill('SIGTERM');
-    b.child.kill('SIGTERM');
-    await Promise.all([a.exited, b.exited]);
+    await waitFor(async () => (await appliedIds(sa)).size >= total, 'every trajectory applied by the group', [a, b]);
+    await waitFor(() => b.lines.length > 0, 'a round of the restarted b', [a, b]);
+    drained = (await stopHosts(a, b)) && drained;
     await two.conn.close();
     await two.server.stop();
 
@@ -169,13 +228,15 @@ async function main(): Promise<void> {
     const full = a.lines.filter((l) => (l.members?.length ?? 0) === 2);
     const figures = {
       learners: 2, updatesPerLearner: [a.lines.length, bAll.length], weightsAgree, exactlyOnce,
-      survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt + 1,
+      // The restarted b took part in a round after the one it was killed in (the survivor may have waited for it to
+      // join instead of going on alone: a joining member is waited for).
+      survivedKill: exactlyOnce && b.lines.length > 0 && b.lines[0]!.update > killedAt,
       // What a member with data pushes in a round (one with nothing to train pushes only its metadata).
       bytesPerUpdate: Math.round(pct([...a.lines, ...bAll].map((l) => l.bytesSent ?? 0).filter((n) => n > 1e5), 50)),
       reduceMsP50: r2.p50, reduceMsP99: r2.p99, reduce4MsP50: r4.p50, reduce4MsP99: r4.p99,
       trajectoriesPerSec: { one: rate(single.lines, total), two: rate(a.lines, total) },
       computeMsP50: pct(full.map((l) => l.computeMs), 50), commMsP50: pct(full.map((l) => l.commMs ?? 0), 50),
-      params, killedAfterUpdate: killedAt, restartedAtUpdate: b.lines[0]?.update ?? null, sharedRounds: shared.length,
+      params, drained, killedAfterUpdate: killedAt, restartedAtUpdate: b.lines[0]?.update ?? null, sharedRounds: shared.length,
     };
     console.log(`model: ${params.toLocaleString()} parameters (${(params * 4 / 1e6).toFixed(1)} MB of F32 gradient); ${total} trajectories in ${BATCHES} batches; ${THREADS} onnxruntime thread(s) per host`);
     console.log(`all-reduce on loopback, ${ROUNDS} rounds: 2 members p50 ${ms(r2.p50)} p99 ${ms(r2.p99)}; 4 members p50 ${ms(r4.p50)} p99 ${ms(r4.p99)}; ${(r2.bytes / 1e6).toFixed(1)} MB pushed per member per round`);
@@ -186,6 +247,8 @@ async function main(): Promise<void> {
     console.log(`  b SIGKILLed after round ${killedAt}, restarted at round ${figures.restartedAtUpdate}; ${shared.length} rounds hashed by both: weights agree ${weightsAgree}; exactly once ${exactlyOnce}`);
     console.log(JSON.stringify(figures));
   } finally {
+    // A failed wait leaves hosts running: they go with the benchmark.
+    for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }

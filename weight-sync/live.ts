@@ -5,6 +5,7 @@
 // at most `keep` assemblies, each no bigger than the model's largest payload.
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { SUBJECTS } from '../runtime/subjects.js';
+import { sha256Hex } from './payload.js';
 
 /** Header names of a pushed chunk: the object it belongs to, where it starts, and the object's total size. */
 export const LIVE_HEADERS = { object: 'Spade-Object', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
@@ -31,6 +32,17 @@ export function handOffLocal(object: string, bytes: Uint8Array): number {
   return local.size;
 }
 
+/**
+ * sha256 of bytes, once per array in this process: the watchers of one host that were handed the same bytes in
+ * process hash them once between them (pushed bytes are each receiver's own copy, so each hashes its own).
+ */
+const hashed = new WeakMap<Uint8Array, string>();
+export function sha256Once(bytes: Uint8Array): string {
+  let h = hashed.get(bytes);
+  if (h === undefined) hashed.set(bytes, (h = sha256Hex(bytes)));
+  return h;
+}
+
 interface Assembly {
   bytes: Uint8Array;
   received: number;
@@ -52,6 +64,8 @@ export class LiveReceiver {
   readonly stats: LiveStats = { used: 0, missed: 0, refusedChunks: 0 };
   private readonly assemblies = new Map<string, Assembly>();
   private readonly sub: Subscription;
+  /** Called once an object's bytes are complete (pushed or handed over), before anyone takes them. */
+  onComplete: ((object: string, bytes: Uint8Array) => void) | null = null;
 
   constructor(nc: NatsConnection, private readonly maxBytes: number, private readonly keep = 2) {
     this.sub = nc.subscribe(SUBJECTS.weightsLive, { callback: (err, m) => (err ? undefined : this.chunk(m)) });
@@ -63,6 +77,7 @@ export class LiveReceiver {
     if (bytes.length < 1 || bytes.length > this.maxBytes) return;
     const waiting = this.assemblies.get(object)?.done ?? [];
     this.put(object, { bytes, received: bytes.length, offsets: new Set(), done: [] });
+    this.onComplete?.(object, bytes);
     for (const d of waiting) d();
   }
 
@@ -107,7 +122,10 @@ export class LiveReceiver {
     a.bytes.set(data, offset);
     a.offsets.add(offset);
     a.received += data.length;
-    if (a.received >= total) for (const d of a.done.splice(0)) d();
+    if (a.received >= total) {
+      this.onComplete?.(object, a.bytes);
+      for (const d of a.done.splice(0)) d();
+    }
   }
 
   private assembly(object: string, total: number): Assembly {

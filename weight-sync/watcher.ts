@@ -10,9 +10,10 @@ import type { ShapeTable } from '../model/index.js';
 import { ModelOptionError } from '../model/index.js';
 import type { Weights } from '../model/index.js';
 import { configHash, decodeWeightPayload, maxPayloadBytes } from './payload.js';
-import { LiveReceiver, type LiveStats } from './live.js';
+import { LiveReceiver, sha256Once, type LiveStats } from './live.js';
+import { EarlyCheck, type EarlyResult } from './early-check.js';
 import { POLICY_KEY, checkRecordBytes, downloadRecord, openWeightStores, type PolicyRecord, type WeightSyncConnection } from './store.js';
-import { WeightContentError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
+import { WeightContentError, WeightIntegrityError, WeightSyncError, WeightTransportError, isWeightTransportError } from './errors.js';
 
 export interface WeightWatcherOptions {
   /** The model's parameter table (e.g. parameterShapes(config)); every received tensor must match it. */
@@ -41,10 +42,15 @@ export interface WeightWatcherOptions {
    */
   live?: boolean;
   liveWaitMs?: number;
+  /**
+   * With `live`, check pushed bytes as soon as they are complete (sha256 and every payload check, weight-sync/early-check.ts),
+   * while the publisher still uploads; the record then only has to match. Off: the same checks once the record is in.
+   */
+  checkEarly?: boolean;
 }
 
 export const DEFAULT_WEIGHT_WATCHER_OPTIONS = {
-  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000, live: true, liveWaitMs: 500,
+  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000, live: true, liveWaitMs: 500, checkEarly: true,
   onError: (err: unknown): void => console.warn(`[weight-watcher] ${err instanceof Error ? err.message : String(err)}`),
 };
 
@@ -59,7 +65,7 @@ export function validateWeightWatcherOptions(o: WeightWatcherOptions): ResolvedW
   if (r.modelConfig !== null && (typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig))) throw new ModelOptionError('modelConfig', 'an object or null', r.modelConfig);
   if (!Number.isInteger(r.fromVersion) || r.fromVersion < -1) throw new ModelOptionError('fromVersion', 'an integer >= -1', r.fromVersion);
   if (!Number.isInteger(r.maxRetries) || r.maxRetries < 0) throw new ModelOptionError('maxRetries', 'an integer >= 0', r.maxRetries);
-  if (typeof r.live !== 'boolean') throw new ModelOptionError('live', 'true or false', r.live);
+  for (const f of ['live', 'checkEarly'] as const) if (typeof r[f] !== 'boolean') throw new ModelOptionError(f, 'true or false', r[f]);
   if (!Number.isInteger(r.liveWaitMs) || r.liveWaitMs < 0) throw new ModelOptionError('liveWaitMs', 'an integer >= 0 (ms)', r.liveWaitMs);
   for (const f of ['retryDelayMs', 'downloadTimeoutMs'] as const) if (!Number.isInteger(r[f]) || r[f] < 1) throw new ModelOptionError(f, 'a positive integer (ms)', r[f]);
   return r;
@@ -83,6 +89,7 @@ export class WeightWatcher {
   private failed: PolicyRecord | null = null;
   private stores: { kv: KV; os: ObjectStore } | null = null;
   private live: LiveReceiver | null = null;
+  private early: EarlyCheck | null = null;
   private iter: Follow<KvWatchEntry> | null = null;
   private watching: Promise<void> | null = null;
   private applying: Promise<void> | null = null;
@@ -108,6 +115,8 @@ export class WeightWatcher {
   get version(): number { return this.applied; }
   /** How many versions came by the live push and how many were downloaded (null without the push). */
   get liveStats(): LiveStats | null { return this.live === null ? null : { ...this.live.stats }; }
+  /** Pushed or handed-over payloads checked as soon as they were complete (checkEarly), before any record named them. */
+  get earlyChecks(): number { return this.early?.checked ?? 0; }
   /** The newest version KV announced so far. */
   get latestSeen(): number { return Math.max(this.applied, this.wanted?.version ?? -1); }
 
@@ -115,11 +124,18 @@ export class WeightWatcher {
     if (this.stores) return;
     const stores = await openWeightStores(this.conn);
     // Subscribed before the KV watch, so a push for the record the watch delivers first is not missed.
-    if (this.options.live && this.conn.nc !== undefined) this.live = new LiveReceiver(this.conn.nc, this.maxBytes);
+    if (this.options.live && this.conn.nc !== undefined) {
+      this.live = new LiveReceiver(this.conn.nc, this.maxBytes);
+      if (this.options.checkEarly) {
+        const early = (this.early = new EarlyCheck({ shapes: this.options.shapes, dtype: this.options.dtype, ...(this.configHash === undefined ? {} : { configHash: this.configHash }) }));
+        this.live.onComplete = (object, bytes) => early.schedule(object, bytes);
+      }
+    }
     try {
       this.iter = await followKv(stores.kv, POLICY_KEY);
     } catch (err) {
       this.live?.close();
+      this.early?.close();
       throw new WeightTransportError(`cannot watch ${POLICY_KEY}: ${(err as Error).message}`, {}, err);
     }
     this.stores = stores;
@@ -139,6 +155,7 @@ export class WeightWatcher {
     this.stopped = true;
     void this.iter?.close();
     this.live?.close();
+    this.early?.close();
     this.wake?.();
     await Promise.all([this.watching, this.applying]);
     for (const w of this.waiters.splice(0)) w.reject(new WatcherStoppedError(w.version, this.applied));
@@ -205,33 +222,45 @@ export class WeightWatcher {
   }
 
   private async fetch(rec: PolicyRecord): Promise<Weights> {
-    const bytes = (await this.pushed(rec)) ?? await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs, this.maxBytes);
+    const where = { version: rec.version, object: rec.object };
     if (this.configHash !== undefined && rec.configHash !== undefined && rec.configHash !== this.configHash) {
-      throw new WeightContentError(`record is for model config ${rec.configHash.slice(0, 12)}, this model is ${this.configHash.slice(0, 12)}`, { version: rec.version, object: rec.object });
+      throw new WeightContentError(`record is for model config ${rec.configHash.slice(0, 12)}, this model is ${this.configHash.slice(0, 12)}`, where);
     }
+    const pushed = await this.pushed(rec);
+    const early = pushed?.early?.payload;
+    if (early) {
+      // Checked when the bytes came in; what needs the record is its sha256 and size (pushed()) and the version.
+      if (early.version !== rec.version) throw new WeightIntegrityError(`payload says version ${early.version}, the KV record says ${rec.version}`, where);
+      return early.weights;
+    }
+    const bytes = pushed?.bytes ?? await downloadRecord(this.stores!.os, rec, this.options.downloadTimeoutMs, this.maxBytes);
     return decodeWeightPayload(bytes, {
       shapes: this.options.shapes, dtype: this.options.dtype, version: rec.version, object: rec.object,
       ...(this.configHash === undefined ? {} : { configHash: this.configHash }),
     }).weights;
   }
 
-  /** The pushed bytes of the record, when they arrived whole and match its size and sha256; else null (download). */
-  private async pushed(rec: PolicyRecord): Promise<Uint8Array | null> {
+  /**
+   * The pushed bytes of the record (with what the early checks found), when they arrived whole and match its size and
+   * sha256; else null (download).
+   */
+  private async pushed(rec: PolicyRecord): Promise<{ bytes: Uint8Array; early: EarlyResult | null } | null> {
     if (this.live === null) return null;
     const bytes = await this.live.take(rec.object, this.options.liveWaitMs);
     if (bytes === null || rec.sha256 === undefined || rec.bytes === undefined) {
       this.live.stats.missed++;
       return null;
     }
+    const early = this.early?.take(rec.object, bytes) ?? null;
     try {
-      checkRecordBytes(bytes, rec, 'pushed');
+      checkRecordBytes(bytes, rec, 'pushed', early?.sha256 ?? sha256Once(bytes));
     } catch (err) {
       this.report(err, rec); // somebody pushed other bytes under this name: said, then downloaded
       this.live.stats.missed++;
       return null;
     }
     this.live.stats.used++;
-    return bytes;
+    return { bytes, early };
   }
 
   /** A retry delay that a newer record or stop() cuts short. */

@@ -22,6 +22,13 @@ export interface GroupReduceOptions {
   chunkBytes?: number;
 }
 
+/**
+ * Heartbeat rounds that are not a round applied: a member loading its state to join (expected by the next round, which
+ * waits up to the round timeout for it), and a member not taking part (starting up before it loads, or stopping).
+ */
+export const JOINING = -1;
+export const ABSENT = -2;
+
 export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
@@ -29,6 +36,17 @@ const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset
 interface Assembly {
   bytes: Uint8Array;
   received: number;
+}
+
+/** What a member waits for in an exchange, for diagnostics: the part, the stage, who is in and who is missing. */
+export interface GroupWait {
+  round: number;
+  part: string;
+  /** `commit`: deciding who is in (waiting for expected contributions); `gather`: collecting the committed ones. */
+  stage: 'commit' | 'gather';
+  have: string[];
+  missing: string[];
+  sinceMs: number;
 }
 
 /** The contributions one committed part sums, in sorted host order. */
@@ -55,6 +73,10 @@ export class GroupReduce {
   /** The members of the last round this member applied: expected in the next one while they beat. */
   private lastMembers: string[] = [];
   private newest = 0;
+  private wait: { round: number; part: string; stage: 'commit' | 'gather'; want: string[]; since: number } | null = null;
+  /** The newest round this member pushed a contribution to, and the first round it may take part in after joining(). */
+  private pushedTo = 0;
+  private joinFrom = 0;
   bytesSent = 0;
 
   private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
@@ -62,8 +84,8 @@ export class GroupReduce {
   }
 
   /**
-   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (a member still loading
-   * its state passes -2: it beats, but no round expects it until appliedRound() says where it is).
+   * Subscribes, then joins the group's heartbeats as a member that has applied `round` rounds (or ABSENT: it beats,
+   * but no round expects it until joining() or appliedRound() says where it is).
    */
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
     const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
@@ -95,9 +117,30 @@ export class GroupReduce {
     return () => this.roundListeners.delete(fn);
   }
 
+  /** The first round this member may take part in since it last started joining (0 before). */
+  get joinsFrom(): number {
+    return this.joinFrom;
+  }
+
   /** The newest round any contribution was seen for. */
   get newestRound(): number {
     return this.newest;
+  }
+
+  /** The exchange this member is waiting in, or null (a diagnostic: a stuck group says who it waits for). */
+  get waiting(): GroupWait | null {
+    const w = this.wait;
+    if (w === null) return null;
+    const have = this.have(w.round, w.part);
+    return { round: w.round, part: w.part, stage: w.stage, have, missing: w.want.filter((h) => !have.includes(h)), sinceMs: Date.now() - w.since };
+  }
+
+  /** The last round this member applied, and the members it hears beating with the round each says it applied. */
+  get membership(): { applied: number; beats: Record<string, number> } {
+    const now = Date.now();
+    const beats: Record<string, number> = {};
+    for (const [h, v] of this.beats) if (now - v.seen <= this.options.memberTtlMs) beats[h] = v.round;
+    return { applied: this.applied, beats };
   }
 
   /** Tells the other members about a labeled batch this one received (they count it toward its iteration). */
@@ -137,6 +180,21 @@ export class GroupReduce {
     return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
   }
 
+  /**
+   * A member about to load the group's state (at start, or restarting after it fell behind): the next round started
+   * by the others waits for it (up to the round timeout) instead of going on without it. Without this, a member whose
+   * load takes longer than a round lands one round behind every time and never gets back in (seen on a busy host:
+   * excluded from round after round until its restarts ran out).
+   */
+  async joining(): Promise<void> {
+    // A round this member already contributed to (before a restart) may have been committed with that contribution:
+    // it must not take part in it again with another (the others would sum and record the old one).
+    this.joinFrom = this.pushedTo + 1;
+    this.applied = JOINING;
+    this.lastMembers = [];
+    await this.beat();
+  }
+
   /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
   async leave(): Promise<void> {
     this.left = true;
@@ -153,14 +211,19 @@ export class GroupReduce {
     await this.beat();
   }
 
-  /** Live members able to take part in `round`: those that applied round - 1, and the last round's members still beating. */
-  async liveMembers(round: number): Promise<string[]> {
+  /**
+   * Live members able to take part in `round`: those that applied round - 1, the last round's members still beating,
+   * and, for the round's first part (`meta`), those joining. A joining member is never waited for in a later part: it
+   * is loading, so it is not computing this round's gradient (a member that restarted mid-round beats JOINING at once,
+   * and the round goes on without it instead of waiting out the timeout).
+   */
+  async liveMembers(round: number, part = 'meta'): Promise<string[]> {
     const out: string[] = [];
     const now = Date.now();
     for (const [key, v] of this.beats) {
       // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
       if (now - v.seen > this.options.memberTtlMs) continue;
-      if (v.round >= round - 1 || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
+      if (v.round >= round - 1 || (v.round === JOINING && part === 'meta') || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
     }
     return out.sort();
   }
@@ -191,11 +254,19 @@ export class GroupReduce {
    */
   async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
     const t0 = performance.now();
-    await this.push(round, part, data);
-    const members = await this.commit(round, part, expected ?? (await this.liveMembers(round)));
-    if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): its contribution came after ${this.options.roundTimeoutMs} ms`, { round, part, members });
-    const contributions = await this.gather(round, part, members);
-    return { members, contributions, ms: performance.now() - t0 };
+    if (round < this.joinFrom) throw new GroupExcludedError(`${this.options.hostId} restarted during round ${round} and may have contributed to it before: it takes part from round ${this.joinFrom}`, { round, part, members: [] });
+    try {
+      await this.push(round, part, data);
+      const want = expected ?? (await this.liveMembers(round, part));
+      this.wait = { round, part, stage: 'commit', want, since: Date.now() };
+      const members = await this.commit(round, part, want);
+      if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
+      this.wait = { round, part, stage: 'gather', want: members, since: Date.now() };
+      const contributions = await this.gather(round, part, members);
+      return { members, contributions, ms: performance.now() - t0 };
+    } finally {
+      this.wait = null;
+    }
   }
 
   async close(): Promise<void> {
@@ -208,12 +279,13 @@ export class GroupReduce {
   }
 
   private async beat(): Promise<void> {
-    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? -2 : this.applied, ts: Date.now() })));
+    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? ABSENT : this.applied, ts: Date.now() })));
   }
 
   private async push(round: number, part: string, data: Uint8Array): Promise<void> {
     const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
     const total = data.length;
+    this.pushedTo = Math.max(this.pushedTo, round);
     const acks: Promise<unknown>[] = [];
     for (let at = 0; at === 0 || at < total; at += max) {
       const h = natsHeaders();
@@ -268,7 +340,7 @@ export class GroupReduce {
         }
       }
       await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
-      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round)).filter((h) => expected.includes(h));
+      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
     }
   }
 

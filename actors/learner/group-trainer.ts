@@ -126,7 +126,11 @@ export class GroupTrainer implements TrainerHandle {
     this.round_ = r;
     this.hash = weightsHash(this.trainer.weights);
     const applied = meta.members.flatMap((h, i) => (members.includes(h) ? metas[i]!.ids : []));
-    if (members[0] === this.group.options.hostId) await this.group.recordIds(r, applied);
+    // Every member records the round's ids (the same list: the committed member sets are the group's), before it can
+    // go on or publish. A member restarting from the group's state reads them for every round it missed; were only the
+    // first member to write them, a round whose first member died right after the commit would leave no record, and
+    // that member's own trajectories (never acked) would be applied a second time when they come back to the joiner.
+    await this.group.recordIds(r, applied);
     await this.group.appliedRound(r, members);
     return {
       ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,

@@ -13,7 +13,7 @@ export { createLearnerActor, type LearnerActor, type LearnerActorHooks } from '.
 export { learnerModelFrom } from './learner-model.js';
 export { transition, initialLearnerState, type LearnerEvent, type LearnerEffect, type LearnerLogicState, type LearnerLogicOptions } from './learner-logic.js';
 export { LearnerLock, LEARNER_LOCK_KEY } from './learner-lock.js';
-export { GroupReduce, DEFAULT_GROUP_REDUCE_OPTIONS, type GroupReduceOptions, type PartResult } from './group-reduce.js';
+export { GroupReduce, DEFAULT_GROUP_REDUCE_OPTIONS, JOINING, ABSENT, type GroupReduceOptions, type GroupWait, type PartResult } from './group-reduce.js';
 export { GroupTrainer, weightsHash, type GroupRoundStats, type GroupUpdateStats } from './group-trainer.js';
 export { publishGroupState, loadGroupState, type GroupState } from './group-state.js';
 export * from './group-errors.js';

@@ -11,7 +11,7 @@ import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
 import { LearnerStateError, isLearnerDivergedError } from './errors.js';
 import { LearnerLock } from './learner-lock.js';
-import { GroupReduce } from './group-reduce.js';
+import { ABSENT, GroupReduce } from './group-reduce.js';
 import type { BatchIn } from './learner-logic.js';
 import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';
@@ -126,7 +126,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       };
       if (inGroup) {
         // Every learner host trains: no lock, each pulls its share; the rounds keep the weights the same everywhere.
-        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs }, -2);
+        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs }, ABSENT);
         current = create();
         await current;
         pulling = await env.pull(input);

@@ -84,8 +84,13 @@ export class LearnerLock {
       inFlight = true;
       this.kv.update(LEARNER_LOCK_KEY, encodeValue({ host: this.host, pid: process.pid, ts: Date.now() }), this.revision).then(
         (rev) => (this.revision = rev),
-        (err: unknown) => {
+        async (err: unknown) => {
           if (this.released || !isCasLoss(err)) return; // a transport hiccup: try again next tick
+          // A refresh whose reply timed out may still have been written: then the lease is ours at a newer revision.
+          // Only a lease another holder wrote is lost (on a busy host this used to stop the only learner for good).
+          const mine = await this.ownRevision().catch(() => null);
+          if (mine !== null) return void (this.revision = mine);
+          if (this.released) return;
           clearInterval(this.timer);
           log('learner: lost the learner lock to another host; stopping');
           onLost();
@@ -93,6 +98,13 @@ export class LearnerLock {
       ).finally(() => (inFlight = false));
     }, Math.max(50, this.ttlMs / 3));
     this.timer.unref();
+  }
+
+  /** The lease's revision when this process wrote its current value (host and pid), else null. */
+  private async ownRevision(): Promise<number | null> {
+    const e = await this.kv.get(LEARNER_LOCK_KEY);
+    const v = e?.operation === 'PUT' ? decodeValue(e.value) : null;
+    return v !== null && v.host === this.host && v.pid === process.pid ? e!.revision : null;
   }
 
   /** Gives the lease up so a standby takes over without waiting for the TTL. */

@@ -47,8 +47,11 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds);
       return;
     case 'round':
-      // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep.
-      if (o.group && s.phase === 'idle' && !s.stopping) {
+      // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep. A
+      // member counting work in flight before flushing joins too (the count, when it comes, is ignored): otherwise the
+      // round goes on without it after the timeout, and its next round is refused as one the group already committed.
+      if (o.group && (s.phase === 'idle' || s.phase === 'counting') && !s.stopping) {
+        s.phase = 'idle';
         const items = s.buffer.splice(0);
         if (items.length > 0) take(s, items, e.now, o, out);
         else startUpdate(s, items, e.now, o, out);

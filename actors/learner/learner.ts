@@ -8,6 +8,7 @@ import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from
 import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
+import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
 import { AccountingLog } from './accounting.js';
 import { LearnerDivergedError, LearnerStateError } from './errors.js';
 import { saveLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
@@ -87,16 +88,27 @@ export class Learner extends EventEmitter {
         g.onRound(() => void this.dispatch({ type: 'round' }).catch(() => undefined)),
         g.onBatch((iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined)),
       );
-      this.on('update', () => {
-        if (g.newestRound > (this.trainer as GroupTrainer).round) void this.dispatch({ type: 'round' }).catch(() => undefined);
-      });
     }
+  }
+
+  /**
+   * A group member that is idle while the others are in a round it has not applied joins it. Checked after every
+   * event, not only when the group's first contribution arrives: that signal comes once, and a member busy then
+   * (publishing, checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped
+   * from it after the timeout, and find its own next round refused as one the group already committed.
+   */
+  private joinPendingRound(): void {
+    const g = this.deps.group;
+    if (g === undefined || this.state.phase !== 'idle' || this.state.stopping) return;
+    if (g.newestRound > (this.trainer as GroupTrainer).round && g.newestRound >= g.joinsFrom) void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
     if (deps.group && o.publishEvery !== 1) throw new GroupStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
+    // The others' next round waits for this member while it loads (the model, then the group's state).
+    await deps.group?.joining();
     // A group member trains on the main thread: its gradients go out over the bus between backward and step.
     const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
     const missed: Array<[number, string[]]> = [];
@@ -118,7 +130,9 @@ export class Learner extends EventEmitter {
         // and the ids of the rounds missed, so that their redeliveries are recognised here too.
         for (let r = m.state.updates + 1; r <= g.round; r++) {
           const ids = await deps.group.roundIds(r);
-          if (ids) missed.push([r, ids]);
+          // Every member of a round records its ids before it goes on, so a published state has them for all its rounds.
+          if (ids === null) throw new GroupStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${deps.hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
+          missed.push([r, ids]);
         }
         for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
         local.trainer.optimizer.loadState(g.optimizer);
@@ -153,6 +167,7 @@ export class Learner extends EventEmitter {
       const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
       await l.alignVersion();
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
+      l.joinPendingRound(); // a round that began while this member was loading
       return l;
     } catch (err) {
       // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
@@ -190,6 +205,11 @@ export class Learner extends EventEmitter {
   /** Trajectories received and waiting for an update. */
   get buffered(): number {
     return this.state.buffer.length;
+  }
+
+  /** What the learner is doing (idle, training, publishing, checkpointing, …): for diagnostics. */
+  get phase(): string {
+    return this.state.phase;
   }
 
   /** True once it stopped (drained or crashed): it takes no more batches. */
@@ -232,6 +252,7 @@ export class Learner extends EventEmitter {
       throw err;
     }
     if (e.type === 'received') this.emit('received', this.state.buffer.length);
+    if (e.type !== 'round') this.joinPendingRound();
   }
 
   private async perform(f: LearnerEffect<HeldMessage>): Promise<void> {
