@@ -6,9 +6,12 @@
 // drains and stops. Then an independent checker reads the streams (every labeled trajectory, every raw group and
 // rejected environment, the dead letters) and the learner's accounting ledger up to its last checkpoint, and
 // reports every trajectory published, applied, dropped (with reason) and lost. Ends with one JSON line.
+// The server requires per-role credentials (as an embedded run's does; --open: none): each host connects each role
+// as its own user, the coordinator declares the topology, the checker reads as `reader`, and every refusal the
+// hosts log is counted (`refused`, target 0).
 // The suite runs a short variant (test/loop/chaos-loses-nothing-and-applies-nothing-twice.test.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,9 +24,11 @@ import { DeadLetter } from '../runtime/message-types.js';
 import { decode } from '../runtime/messages.js';
 import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 import { repoPath } from '../runtime/paths.js';
+import { READER } from '../runtime/permissions.js';
 import { BUCKETS, RUN_KEYS, STREAMS, SUBJECTS, durableName } from '../runtime/subjects.js';
 import { mulberry32 } from '../test/helpers/random.js';
 import { setArgs, TINY_RUN } from '../test/helpers/tiny-run.js';
+import { refusalsIn, soakAuth } from './soak-auth.js';
 
 export const CHAOS_ROLES = ['coordinator', 'designer', 'agent', 'sandbox', 'evaluator', 'learner'] as const;
 type Role = (typeof CHAOS_ROLES)[number];
@@ -37,6 +42,8 @@ export interface ChaosOptions {
   ackWaitMs?: number;
   /** Keep the work directory (logs, run directories, store) instead of deleting it. */
   keep?: boolean;
+  /** Run the server without per-role credentials (default false: every role connects as its own user). */
+  open?: boolean;
   log?: (line: string) => void;
 }
 
@@ -45,6 +52,10 @@ export interface ChaosReport {
   restarts: number;
   /** Hosts that exited without being killed (then restarted); 0 is the target. */
   crashes: number;
+  /** Operations the server refused a host (permissions violations in the hosts' logs); 0 is the target. */
+  refused: number;
+  /** The first few of those log lines. */
+  refusedLines: string[];
   serverKills: number;
   /** Distinct trajectory ids in the labeled stream. */
   published: number;
@@ -104,15 +115,18 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const dir = mkdtempSync(join(tmpdir(), 'spade-chaos-'));
   mkdirSync(join(dir, 'logs'));
   const storeDir = join(dir, 'nats');
-  let server: NatsServerHandle = await startNatsServer({ storeDir });
+  // The roles and the checker's reader; no admin: the coordinator declares the topology, as on a cluster.
+  const auth = opts.open ? undefined : soakAuth(dir, [...CHAOS_ROLES, READER]);
+  const serverOpts = { storeDir, ...(auth ? { authorization: auth.authorization } : {}) };
+  let server: NatsServerHandle = await startNatsServer(serverOpts);
   const port = server.port;
   // Library environments (the fixed baseline's pool): every iteration has agent episodes to play, label and train on.
-  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : [])];
+  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : []), ...(auth?.sets ?? [])];
   const runDir = (role: Role) => join(dir, 'runs', role);
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
-  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, refused: 0, refusedLines: [], serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {} };
   let conn: Connection | undefined;
   // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
   const abort = (sig: NodeJS.Signals): void => {
@@ -126,7 +140,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   try {
     for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
     const config = await loadConfig({ env: {}, set: sets });
-    conn = await openConnection(config.nats, 'spade-chaos-checker');
+    conn = await openConnection(config.nats, 'spade-chaos-checker', 10_000, auth ? { role: READER } : {});
 
     // The kill phase starts once every host is up (a slow start under load must not be killed before it did anything).
     await Promise.race([Promise.all([...hosts.values()].map((h) => h.ready)), deadline(180_000)]);
@@ -149,7 +163,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         await server.kill();
         report.serverKills++;
         await sleep(1_000);
-        server = await startNatsServer({ storeDir, port });
+        server = await startNatsServer({ ...serverOpts, port });
         log(`chaos: nats-server restarted on port ${port}`);
         continue;
       }
@@ -239,6 +253,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     for (const h of hosts.values()) await h.kill('SIGKILL');
     await conn?.close().catch(() => undefined);
     await server.stop();
+    const refusals = readdirSync(join(dir, 'logs')).flatMap((f) => refusalsIn(readFileSync(join(dir, 'logs', f), 'utf8')).map((l) => `${f}: ${l}`));
+    report.refused = refusals.length;
+    report.refusedLines = refusals.slice(0, 20);
     report.minutes = Math.round((Date.now() - t0) / 600) / 100;
     if (opts.keep) report.dir = dir;
     else rmSync(dir, { recursive: true, force: true });
@@ -291,12 +308,12 @@ function parseDuration(s: string): number {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
-  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep });
-  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, dir: r.dir })}\n`);
-  const { kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
-  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
-  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && completed ? 0 : 1;
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, open: { type: 'boolean', default: false } } });
+  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep, open: values.open });
+  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, refusedLines: r.refusedLines, dir: r.dir })}\n`);
+  const { kills, restarts, crashes, refused, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
+  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, refused, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
+  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && refused === 0 && completed ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
