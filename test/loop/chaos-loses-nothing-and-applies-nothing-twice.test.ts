@@ -7,6 +7,9 @@
 import t from 'tap';
 import { runChaos } from '../../scripts/chaos.js';
 
+// Longer than the suite's per-file limit: a whole run of six processes on a loaded machine.
+t.setTimeout(300_000);
+
 t.test('under SIGKILLs of role processes and of the server nothing is lost or applied twice', { timeout: 300_000 }, async (t) => {
   const r = await runChaos({ minutes: 0.5, seed: 3, intervalMs: 8_000, serverKills: true, ackWaitMs: 5_000, log: t.comment });
   t.equal(r.kills, 2, 'two role processes were killed and restarted');
