@@ -157,7 +157,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         log(`chaos: SIGKILL nats-server ${servers.urls[i]}`);
         const name = await servers.killAndRestart(i, 1_000);
         report.serverKills++;
-        log(`chaos: nats-server ${name} restarted on ${servers.urls[i]}`);
+        log(`chaos: ${name} restarted on ${servers.urls[i]}`);
         continue;
       }
       const role = CHAOS_ROLES[Math.floor(rng() * CHAOS_ROLES.length)]!;

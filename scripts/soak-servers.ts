@@ -10,7 +10,7 @@ import { STREAM_PREFIX } from '../runtime/subjects.js';
 export interface SoakServers {
   /** Client URLs, one per server (what every host and client is given). */
   readonly urls: string[];
-  /** SIGKILLs server `i`, waits `downMs`, starts it again the same way; returns its name. */
+  /** SIGKILLs server `i`, waits `downMs`, starts it again the same way; returns what to call it (`nats-server n2`). */
   killAndRestart(i: number, downMs: number): Promise<string>;
   /** SIGKILLs every server (an aborted soak). */
   killAll(): void;
@@ -55,7 +55,7 @@ export async function startSoakServers(dir: string, count: 1 | 3, authorization?
       await servers[i]!.kill();
       await new Promise((r) => setTimeout(r, downMs));
       servers[i] = await startNatsServer(opts[i]!);
-      return opts[i]!.serverName ?? 'nats-server';
+      return opts[i]!.serverName ? `nats-server ${opts[i]!.serverName}` : 'nats-server';
     },
     killAll() {
       for (const s of servers) s.process.kill('SIGKILL');
