@@ -2,7 +2,7 @@
 // `--config FILE`, environment variables (SPADE_*) or CLI flags; see docs/configuration.md.
 import { defineConfig } from './runtime/config-schema.js';
 
-const role = (concurrency: number, threads = 0) => ({ concurrency, threads, memoryMb: 1024, taskTimeoutMs: 600_000 });
+const role = (concurrency: number, threads = 0) => ({ concurrency, threads, taskTimeoutMs: 600_000 });
 
 export default defineConfig({
   nats: { servers: [], embedded: { port: 0, auth: true } },

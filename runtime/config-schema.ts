@@ -9,8 +9,6 @@ export const ROLE_CONFIG = s.object(
     concurrency: positiveInt(4096),
     /** Worker threads for CPU-heavy work (sandboxes, model math); never the NATS thread. */
     threads: s.int({ min: 0, max: 1024 }),
-    /** Soft memory cap for the role's workers, in MiB. */
-    memoryMb: positiveInt(1 << 20),
     /** A single task taking longer than this is abandoned and retried elsewhere. */
     taskTimeoutMs: positiveInt(),
   },

@@ -17,6 +17,30 @@ export interface ConfigSources {
   env?: NodeJS.ProcessEnv;
   /** `path=value` assignments from the CLI (`--set`, and flags mapped onto paths), applied last. */
   set?: string[];
+  /** `file` is a run's own saved config.json (`--resume`): fields this version retired are dropped, not refused. */
+  savedRun?: boolean;
+}
+
+/**
+ * Fields that were once in the config and are no more, with why and what to set instead. A config that sets one
+ * fails naming it; a run's saved config.json (written by an older version) has them dropped so it still resumes.
+ */
+const RETIRED_ROLE_FIELDS: Readonly<Record<string, string>> = {
+  memoryMb: 'no longer a config field: it was never enforced, and no per-role cap can be (a role\'s memory is onnxruntime\'s native arenas and QuickJS heaps, outside the V8 heap a worker\'s resourceLimits bound, in a process it may share with other roles); set host.memoryBudgetMb, the host\'s resident-memory budget, instead (docs/reliability.md)',
+};
+
+/** Throws OptionsError naming the first retired field `cfg` sets, or (savedRun) drops them all. */
+function retireFields(cfg: Record<string, unknown>, drop: boolean): void {
+  const roles = cfg.roles;
+  if (!isPlainObject(roles)) return;
+  for (const [role, rc] of Object.entries(roles)) {
+    if (!isPlainObject(rc)) continue;
+    for (const [field, why] of Object.entries(RETIRED_ROLE_FIELDS)) {
+      if (!Object.hasOwn(rc, field)) continue;
+      if (drop) delete rc[field];
+      else throw new OptionsError(`config.roles.${role}.${field}`, 'no value', rc[field], why);
+    }
+  }
 }
 
 /** Environment variables and the config path each sets. */
@@ -84,7 +108,7 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   let o = target;
   for (let i = 0; i < parts.length - 1; i++) {
     const k = parts[i]!;
-    if (o[k] === undefined && parts[0] === 'roles' && i === 1) o[k] = { concurrency: 1, threads: 0, memoryMb: 1024, taskTimeoutMs: 600_000 };
+    if (o[k] === undefined && parts[0] === 'roles' && i === 1) o[k] = { concurrency: 1, threads: 0, taskTimeoutMs: 600_000 };
     // The loop section is validated by its own module, so any nesting may be created here.
     if (o[k] === undefined && parts[0] === 'loop') o[k] = {};
     if (!isPlainObject(o[k])) throw new ConfigError(path, `${parts.slice(0, i + 1).join('.')}: no such section (while setting ${path})`);
@@ -109,7 +133,11 @@ async function readFileConfig(file: string): Promise<Record<string, unknown>> {
 /** Builds and validates the effective config. Throws ConfigError (sources) or OptionsError (a field) naming where. */
 export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterConfig> {
   const cfg = clone(defaults) as unknown as Record<string, unknown>;
-  if (sources.file) deepMerge(cfg, await readFileConfig(sources.file), '');
+  if (sources.file) {
+    const fromFile = await readFileConfig(sources.file);
+    if (sources.savedRun) retireFields(fromFile, true);
+    deepMerge(cfg, fromFile, '');
+  }
   const env = sources.env ?? process.env;
   for (const [name, path] of Object.entries(ENV_OVERRIDES)) {
     const raw = env[name];
@@ -126,6 +154,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
 
 /** Validates a complete config object; throws OptionsError naming the first wrong field as `config.<path>`. */
 export function validateConfig(cfg: unknown): ClusterConfig {
+  if (isPlainObject(cfg)) retireFields(cfg, false);
   const issue = CLUSTER_CONFIG.issue(cfg, 'config');
   if (issue) throw OptionsError.of(issue);
   const c = cfg as ClusterConfig;

@@ -7,6 +7,7 @@ import { Objm } from '@nats-io/obj';
 import type { ClusterConfig } from './config-schema.js';
 import { readCredentials, type RoleCredentials } from './credentials.js';
 import { AuthError, ConfigError, PermissionError, RuntimeError } from './errors.js';
+import { NATS_SUBJECTS } from './subjects.js';
 
 export interface Connection {
   /** The role whose credentials this connection uses (undefined: the config's own user, token or creds file, or none). */
@@ -34,7 +35,11 @@ export function roleCredentials(nats: ClusterConfig['nats'], role: string | unde
 
 export function connectionOptions(nats: ClusterConfig['nats'], name: string, creds?: RoleCredentials): NodeConnectionOptions {
   const opts: NodeConnectionOptions = { servers: nats.servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false };
-  if (creds) opts.authenticator = creds.authenticator;
+  if (creds) {
+    opts.authenticator = creds.authenticator;
+    // Replies to this role come to its own inbox prefix, the only one its user may subscribe to (permissions.ts).
+    opts.inboxPrefix = NATS_SUBJECTS.inboxPrefix(creds.role);
+  }
   if (nats.user !== undefined) Object.assign(opts, { user: nats.user, pass: nats.pass ?? '' });
   if (nats.token !== undefined) opts.token = nats.token;
   if (nats.credsFile !== undefined) {

@@ -5,7 +5,7 @@ import type { KV } from '@nats-io/kv';
 import { MemberHeartbeat, type MemberHeartbeatBody } from './message-types.js';
 import { decode, encode } from './messages.js';
 import type { Connection } from './connection.js';
-import { BUCKETS } from './subjects.js';
+import { BUCKETS, memberKey } from './subjects.js';
 
 /** The host's counters each heartbeat carries. */
 export type MemberStats = Pick<MemberHeartbeatBody, 'inflight' | 'handled' | 'failed' | 'deadLettered' | 'draining' | 'rssMb' | 'shedding'>;
@@ -16,6 +16,8 @@ export class Membership {
   private kv: KV | undefined;
   private readonly lag = monitorEventLoopDelay({ resolution: 20 });
   private readonly startedAt = Date.now();
+  /** Under the role whose user writes it: a role's user may write only its own roles' heartbeats (permissions.ts). */
+  private readonly key: string;
 
   constructor(
     private readonly conn: Connection,
@@ -23,7 +25,9 @@ export class Membership {
     private readonly roles: string[],
     private readonly intervalMs: number,
     private readonly stats: () => MemberStats,
-  ) {}
+  ) {
+    this.key = memberKey(conn.role ?? roles[0] ?? 'host', hostId);
+  }
 
   async start(): Promise<void> {
     this.kv = await this.conn.kvm.open(BUCKETS.members);
@@ -37,7 +41,7 @@ export class Membership {
     const lagMs = this.lag.max / 1e6;
     this.lag.reset();
     await this.kv!.put(
-      this.hostId,
+      this.key,
       encode(MemberHeartbeat, {
         hostId: this.hostId,
         hostname: hostname(),
@@ -54,7 +58,7 @@ export class Membership {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.lag.disable();
-    await this.kv?.delete(this.hostId).catch(() => undefined);
+    await this.kv?.delete(this.key).catch(() => undefined);
   }
 }
 

@@ -1,10 +1,24 @@
-// Who may publish and subscribe to what on the bus: each role's declared writes (stream subjects, core subjects,
-// KV keys, object stores) plus its durable consumers from topology.ts, compiled into NATS user permissions. Pure:
-// the embedded server's config, `spade auth init` and docs/security.md's matrix all come from here.
-import { BUCKETS, durableName, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
+// Who may publish, subscribe and read what on the bus: each role's declared writes (stream subjects, core subjects,
+// KV keys, object stores) and reads (streams, buckets, object stores) plus its durable consumers from topology.ts,
+// compiled into NATS user permissions. Pure: the embedded server's config, `spade auth init` and docs/security.md's
+// matrix all come from here.
+import { BUCKETS, durableName, memberKey, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
 import { CONSUMER_DECLS, type ConsumerDecl } from './topology.js';
 
-/** What one role writes. Reading (stream and consumer info, stored messages, KV and object gets, watches) is open to every user. */
+/** What one role reads beyond what it writes (a KV bucket or object store it writes, it also reads). */
+export interface RoleReads {
+  /** Streams whose stored messages it gets or follows through an ephemeral consumer. */
+  streams?: readonly string[];
+  /** KV buckets it gets, lists or watches. */
+  buckets?: readonly string[];
+  /** Object stores it downloads from. */
+  objects?: readonly string[];
+}
+
+/**
+ * What one role writes and reads. Looking at names, configs and counts (stream and consumer info) is open to every
+ * user; stored messages (gets, ephemeral consumers, KV and object reads, watches) only where `reads` or a write says.
+ */
 export interface RoleAccess {
   /** Subjects it publishes: stream subjects (JetStream publishes) and core subjects. */
   publishes: readonly string[];
@@ -18,6 +32,8 @@ export interface RoleAccess {
   kv?: Readonly<Record<string, readonly string[]>>;
   /** Object stores it writes (and prunes). */
   objects?: readonly string[];
+  /** What it reads; `all`: every stream (the reader). */
+  reads?: RoleReads | 'all';
   /** Declares streams, consumers, KV buckets and object stores (runtime/topology.ts). */
   manage?: boolean;
   /** Everything: the run's owner (declares the topology, tests, scripts). */
@@ -42,15 +58,18 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
     listens: [SUBJECTS.weightsLive],
     // Memory entries, and each design job's outcome record (claimed before anything is published).
     kv: { [BUCKETS.envMemory]: ['>'], [BUCKETS.designOutcomes]: ['>'] },
+    // The policy it samples with: the version key and the weights it names.
+    reads: { buckets: [BUCKETS.policy], objects: [OBJECT_STORES.weights] },
   },
   agent: {
     publishes: [SUBJECTS.trajRaw],
     requests: [SUBJECTS.sandboxStep, SUBJECTS.sandboxStepOnHost('*')],
     listens: [SUBJECTS.weightsLive],
+    reads: { buckets: [BUCKETS.policy], objects: [OBJECT_STORES.weights] },
   },
+  // Labels with the rewards the agents recorded: no policy of its own, so no weights.
   evaluator: {
     publishes: [SUBJECTS.trajLabeled],
-    listens: [SUBJECTS.weightsLive],
     kv: { [BUCKETS.envMemory]: ['>'], [BUCKETS.policy]: [POLICY_KEYS.designerBaseline] },
   },
   learner: {
@@ -58,9 +77,15 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
     listens: [SUBJECTS.learnerBatches, SUBJECTS.weightsLive],
     kv: { [BUCKETS.policy]: [POLICY_KEYS.version, POLICY_KEYS.learnerLock], [BUCKETS.learners]: ['>'], [BUCKETS.learnerRounds]: ['>'] },
     objects: [OBJECT_STORES.weights],
+    // The group's round contributions (an ephemeral consumer from the newest).
+    reads: { streams: [STREAMS.learnerReduce] },
   },
-  coordinator: { publishes: [SUBJECTS.jobDesign], kv: { [BUCKETS.run]: ['>'] }, manage: true },
-  [READER]: { publishes: [], listens: [SUBJECT_WILDCARDS.all], client: true },
+  // Follows environments, labeled trajectories and metrics (its iteration bookkeeping) and the policy version.
+  coordinator: {
+    publishes: [SUBJECTS.jobDesign], kv: { [BUCKETS.run]: ['>'] }, manage: true,
+    reads: { streams: [STREAMS.envs, STREAMS.trajectories, STREAMS.metrics], buckets: [BUCKETS.policy] },
+  },
+  [READER]: { publishes: [], listens: [SUBJECT_WILDCARDS.all], client: true, reads: 'all' },
   [ADMIN]: { publishes: [], all: true },
 };
 
@@ -100,18 +125,29 @@ export function accessOf(role: string): RoleAccess {
 
 /** Every subject `role` may publish to (API subjects aside). */
 export function writesOf(role: string, access: RoleAccess = accessOf(role)): string[] {
-  const duties = access.client ? [] : [SUBJECTS.metrics(role), SUBJECTS.deadLetter(role), kvSubject(BUCKETS.members, '>')];
+  const duties = access.client ? [] : [SUBJECTS.metrics(role), SUBJECTS.deadLetter(role), kvSubject(BUCKETS.members, memberKey(role, '>'))];
   const kv = Object.entries(access.kv ?? {}).flatMap(([bucket, keys]) => keys.map((k) => kvSubject(bucket, k)));
   return [...access.publishes, ...(access.requests ?? []), ...duties, ...kv, ...(access.objects ?? []).flatMap(objectSubjects)];
 }
 
-/** The NATS permissions of `role`'s user. */
+/** The streams whose stored messages `role` reads: declared, plus those behind the buckets and object stores it writes; `*` = every stream. */
+export function readsOf(role: string, access: RoleAccess = accessOf(role)): string[] {
+  if (access.reads === 'all') return ['*'];
+  const r = access.reads ?? {};
+  const buckets = new Set([...(r.buckets ?? []), ...Object.keys(access.kv ?? {})]);
+  const objects = new Set([...(r.objects ?? []), ...(access.objects ?? [])]);
+  return [...(r.streams ?? []), ...[...buckets].map(NATS_SUBJECTS.kvStream), ...[...objects].map(NATS_SUBJECTS.objectStream)];
+}
+
+/** The NATS permissions of `role`'s user: its replies come to `_INBOX.<role>.>` only (connection.ts sets the prefix). */
 export function permissionsFor(role: string, access: RoleAccess = accessOf(role)): NatsPermissions {
   if (access.all) return { publish: { allow: ['>'], deny: [] }, subscribe: { allow: ['>'], deny: [] } };
   const manage = access.manage ? NATS_SUBJECTS.manageApi : [];
+  const reads = readsOf(role, access).flatMap(NATS_SUBJECTS.streamRead);
+  const own = consumersOf(role).flatMap((c) => NATS_SUBJECTS.consumerUse(c.stream, durableName(c.role)));
   const perms: NatsPermissions = {
-    publish: { allow: [...NATS_SUBJECTS.readApi, ...manage, ...writesOf(role, access)], deny: durableDenies(role, access.manage === true) },
-    subscribe: { allow: [NATS_SUBJECTS.inbox, ...(access.listens ?? [])], deny: [] },
+    publish: { allow: [...new Set([...NATS_SUBJECTS.lookApi, ...reads, ...own, ...manage, ...writesOf(role, access)])], deny: durableDenies(role, access.manage === true) },
+    subscribe: { allow: [NATS_SUBJECTS.inbox(role), ...(access.listens ?? [])], deny: [] },
   };
   if (access.answers) perms.allow_responses = true;
   return perms;
@@ -141,19 +177,20 @@ export function authorizationBlock(users: readonly ServerUser[], access: (role: 
 /** The permission matrix as a markdown table (docs/security.md carries it; a test keeps the two equal). */
 export function permissionMatrixMarkdown(roles: readonly string[] = Object.keys(ROLE_ACCESS)): string {
   const code = (xs: readonly string[]) => (xs.length ? xs.map((x) => `\`${x}\``).join(', ') : '—');
-  const rows = ['| user | publishes | KV / object writes | subscribes (core) | pulls from |', '|---|---|---|---|---|'];
+  const rows = ['| user | publishes | KV / object writes | reads (stored messages) | subscribes (core) | pulls from |', '|---|---|---|---|---|---|'];
   for (const role of roles) {
     const a = accessOf(role);
     if (a.all) {
-      rows.push(`| \`${role}\` | everything (declares the topology) | everything | everything | everything |`);
+      rows.push(`| \`${role}\` | everything (declares the topology) | everything | everything | everything | everything |`);
       continue;
     }
     const duties = a.client ? [] : [SUBJECTS.metrics(role), SUBJECTS.deadLetter(role)];
     const kv = Object.entries(a.kv ?? {}).flatMap(([b, keys]) => keys.map((k) => `${b}/${k}`));
-    const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/>`]), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
+    const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/${memberKey(role, '>')}`]), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
+    const reads = readsOf(role, a);
     const pubs = [...a.publishes, ...(a.requests ?? []).map((r) => `${r} (request)`), ...duties];
     const pulls = consumersOf(role).map((c) => `${c.stream}/${durableName(c.role)}`);
-    rows.push(`| \`${role}\`${a.manage ? ' (declares the topology)' : ''} | ${code(pubs)} | ${code(stores)} | ${code(a.listens ?? [])}${a.answers ? ' (answers requests)' : ''} | ${code(pulls)} |`);
+    rows.push(`| \`${role}\`${a.manage ? ' (declares the topology)' : ''} | ${code(pubs)} | ${code(stores)} | ${a.reads === 'all' ? 'every stream' : code(reads)} | ${code(a.listens ?? [])}${a.answers ? ' (answers requests)' : ''} | ${code(pulls)} |`);
   }
   return `${rows.join('\n')}\n`;
 }

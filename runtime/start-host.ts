@@ -84,15 +84,19 @@ export function parseStartArgs(argv: string[]) {
   if (v.minutes) set.push(`run.minutes=${v.minutes}`);
   if (v['budget-tokens']) set.push(`run.budgetTokens=${v['budget-tokens']}`);
   let file = v.config;
+  let savedRun = false;
   if (v.resume) {
     if (v['run-dir']) throw new UsageError('--resume DIR already names the run directory; drop --run-dir');
     const saved = resolve(v.resume, 'config.json');
     if (!existsSync(saved)) throw new UsageError(`--resume ${v.resume}: no run there (missing ${saved})`);
-    if (!file) file = saved;
+    if (!file) {
+      file = saved;
+      savedRun = true;
+    }
     set.push(`run.dir=${JSON.stringify(v.resume)}`);
   }
   if (v['host-id']) set.push(`host.id=${JSON.stringify(v['host-id'])}`);
-  return { help: v.help === true, file, set };
+  return { help: v.help === true, file, set, savedRun };
 }
 
 /** Starts a host running the roles of `registry` that the config asks for (the application's composition root hands it in). */
@@ -102,7 +106,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
     process.stdout.write(START_HELP);
     return undefined;
   }
-  const config = await loadConfig({ file: args.file, set: args.set });
+  const config = await loadConfig({ file: args.file, set: args.set, savedRun: args.savedRun });
   const roles = resolveRoles(config.host.roles, registry);
   // Only hosts that keep run state get a run directory: the embedded server, the coordinator, the learner.
   if (config.nats.servers.length === 0 || roles.includes('coordinator') || roles.includes('learner')) {

@@ -119,6 +119,8 @@ export function durableName(role: string): string {
   return `spade-${role}`;
 }
 
+/** The key of one host's heartbeat in BUCKETS.members: under the role whose user writes it (the host's first role). */
+export const memberKey = (role: string, hostId: string): string => `${role}.${hostId}`;
 
 const JS_API = '$JS.API';
 
@@ -127,18 +129,28 @@ const JS_API = '$JS.API';
  * control, reply inboxes, KV keys and object-store chunks, and the streams behind KV buckets and object stores.
  */
 export const NATS_SUBJECTS = {
-  /** JetStream calls that only look: streams, consumers, stored messages, ephemeral consumers to follow with, acks. */
-  readApi: [
+  /** JetStream calls that only look at names, configs and counts (no stored message): every user may make them. */
+  lookApi: [
     `${JS_API}.INFO`,
-    `${JS_API}.STREAM.INFO.*`, `${JS_API}.STREAM.NAMES`, `${JS_API}.STREAM.LIST`, `${JS_API}.STREAM.MSG.GET.*`, `${JS_API}.DIRECT.GET.>`,
+    `${JS_API}.STREAM.INFO.*`, `${JS_API}.STREAM.NAMES`, `${JS_API}.STREAM.LIST`,
     `${JS_API}.CONSUMER.INFO.*.*`, `${JS_API}.CONSUMER.NAMES.*`, `${JS_API}.CONSUMER.LIST.*`,
-    `${JS_API}.CONSUMER.CREATE.>`, `${JS_API}.CONSUMER.DELETE.*.*`, `${JS_API}.CONSUMER.MSG.NEXT.*.*`,
-    '$JS.ACK.>', '$JS.FC.>',
+    '$JS.FC.>',
   ],
-  /** Declaring streams (and the streams of KV buckets and object stores). */
-  manageApi: [`${JS_API}.STREAM.CREATE.*`, `${JS_API}.STREAM.UPDATE.*`],
-  /** Where replies come back (JetStream answers, PubAcks, request/reply). */
-  inbox: '_INBOX.>',
+  /**
+   * Reading one stream's stored messages (or a KV bucket's or object store's, through its stream): get one, follow it
+   * through an ephemeral consumer (create, pull, ack, delete), in the 2.9 subject forms and the newer ones.
+   */
+  streamRead: (stream: string) => [
+    `${JS_API}.STREAM.MSG.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}.>`,
+    `${JS_API}.CONSUMER.CREATE.${stream}`, `${JS_API}.CONSUMER.CREATE.${stream}.>`, `${JS_API}.CONSUMER.DELETE.${stream}.*`,
+    `${JS_API}.CONSUMER.MSG.NEXT.${stream}.*`, `$JS.ACK.${stream}.>`, `$JS.ACK.*.*.${stream}.>`,
+  ],
+  /** Declaring streams (and the streams of KV buckets and object stores) and the durable consumers. */
+  manageApi: [`${JS_API}.STREAM.CREATE.*`, `${JS_API}.STREAM.UPDATE.*`, `${JS_API}.CONSUMER.CREATE.>`, `${JS_API}.CONSUMER.DURABLE.CREATE.>`, `${JS_API}.CONSUMER.DELETE.*.*`],
+  /** The reply-inbox prefix of a role's connections (nats.js `inboxPrefix`): JetStream answers, PubAcks, request/reply. */
+  inboxPrefix: (role: string) => `_INBOX.${role}`,
+  /** Where a role's replies come back: only its own user may subscribe here. */
+  inbox: (role: string) => `_INBOX.${role}.>`,
   /** Creating, updating or deleting one durable consumer. */
   consumerAdmin: (stream: string, name: string) => [`${JS_API}.CONSUMER.CREATE.${stream}.${name}`, `${JS_API}.CONSUMER.CREATE.${stream}.${name}.>`, `${JS_API}.CONSUMER.DELETE.${stream}.${name}`],
   /** Pulling from and acking one durable consumer (acks in the 2.9 form and the newer one with domain and account hash). */

@@ -1,10 +1,16 @@
 // The subscriptions an actor declares (Actor.subscriptions) and the host keeps from after start() until it drains:
 // stored subjects through an ephemeral consumer, a KV bucket or key, a core subject. Each delivers to its callback
 // in order, one at a time; a callback that throws costs that message only (logged), never the subscription.
+// Opening a stream or KV subscription that JetStream cannot answer yet (a cluster electing a stream leader after a
+// server was lost: the request times out or finds no responder) is tried again every second, said once, rather than
+// failing the host's start; any other failure (a refused permission, a missing stream) fails it at once.
 import type { KvWatchEntry } from '@nats-io/kv';
 import type { Subscription } from '@nats-io/transport-node';
 import type { Connection } from './connection.js';
 import { followKv, followStream, type Follow, type FollowFrom } from './follow.js';
+import { isTransientPublishError } from './publish.js';
+import { sayOnce } from './pull.js';
+import { jserrors } from '@nats-io/jetstream/internal';
 
 /** What a stream or core subscription hands the actor. */
 export interface Delivered {
@@ -24,7 +30,35 @@ export interface OpenSubscriptions {
   close(): Promise<void>;
 }
 
-export async function openSubscriptions(conn: Connection, subs: ActorSubscription[], log: (line: string) => void): Promise<OpenSubscriptions> {
+/** JetStream had no one to answer, or not in time (no stream leader yet): worth another try. */
+export const isTransientJetStreamError = (err: unknown): boolean =>
+  isTransientPublishError(err) || (err instanceof jserrors.JetStreamApiError && err.status === 503);
+
+/** Calls `open` until it succeeds, again every `everyMs` while it fails transiently; `signal` ends the tries. */
+async function openRetrying<T>(what: string, open: () => Promise<T>, log: (line: string) => void, everyMs: number, signal?: AbortSignal): Promise<T> {
+  const say = sayOnce(log);
+  for (;;) {
+    try {
+      const v = await open();
+      if (say.said()) log(`${what}: open`);
+      return v;
+    } catch (err) {
+      if (!isTransientJetStreamError(err) || signal?.aborted) throw err;
+      say(`${what}: JetStream did not answer (${(err as Error).message}); trying again every ${everyMs} ms`);
+    }
+    await new Promise((res) => setTimeout(res, everyMs));
+  }
+}
+
+export interface OpenSubscriptionsOptions {
+  /** Between tries to open a subscription JetStream could not answer (default 1 000 ms). */
+  retryMs?: number;
+  /** Stops trying (the host is stopping). */
+  signal?: AbortSignal;
+}
+
+export async function openSubscriptions(conn: Connection, subs: ActorSubscription[], log: (line: string) => void, o: OpenSubscriptionsOptions = {}): Promise<OpenSubscriptions> {
+  const retry = <T>(what: string, open: () => Promise<T>) => openRetrying(what, open, log, o.retryMs ?? 1_000, o.signal);
   const follows: Follow<unknown>[] = [];
   const loops: Promise<void>[] = [];
   const cores: Subscription[] = [];
@@ -43,10 +77,10 @@ export async function openSubscriptions(conn: Connection, subs: ActorSubscriptio
   try {
     for (const s of subs) {
       if (s.kind === 'stream') {
-        const f = await followStream(conn, { stream: s.stream, filter: s.filter, from: s.from });
+        const f = await retry(`following ${s.filter} on ${s.stream}`, () => followStream(conn, { stream: s.stream, filter: s.filter, from: s.from }));
         run(f, `following ${s.filter} on ${s.stream}`, (m) => s.onMessage({ subject: m.subject, data: m.data, seq: m.seq }), (m) => `${m.subject}#${m.seq}`);
       } else if (s.kind === 'kv') {
-        const f = await followKv(await conn.kvm.open(s.bucket), s.key);
+        const f = await retry(`watching ${s.bucket}`, async () => followKv(await conn.kvm.open(s.bucket), s.key));
         run(f, `watching ${s.bucket}`, (e) => s.onEntry(e), (e) => `${s.bucket}/${e.key}@${e.revision}`);
       } else {
         cores.push(conn.nc.subscribe(s.subject, {

@@ -1,29 +1,33 @@
-// `npm run chaos -- [--minutes N] [--seed S] [--interval 30s] [--server-kills]`: a run split over one host process
-// per role (coordinator, designer, agent, sandbox, evaluator, learner) on a nats-server this script owns. Every
+// `npm run chaos -- [--minutes N] [--seed S] [--interval 30s] [--server-kills] [--cluster] [--open]`: a run split over
+// one host process per role (coordinator, designer, agent, sandbox, evaluator, learner) on a nats-server this script
+// owns (with --cluster, a 3-node JetStream cluster with R3 streams, scripts/soak-servers.ts). Every
 // interval a scheduler SIGKILLs a random role's process and starts it again with the same command line; with
-// --server-kills every third kill is the nats-server's instead (restarted on the same port and store directory).
+// --server-kills every third kill is a nats-server's instead (restarted on the same port and store directory; in a
+// cluster a random one of the three, and at the end every stream's replicas must have caught up).
 // After N minutes the killing stops, the coordinator is restarted to finish the iterations it issued, the learner
 // drains and stops. Then an independent checker reads the streams (every labeled trajectory, every raw group and
 // rejected environment, the dead letters) and the learner's accounting ledger up to its last checkpoint, and
 // reports every trajectory published, applied, dropped (with reason) and lost. Ends with one JSON line.
+// The server requires per-role credentials (as an embedded run's does; --open: none): each host connects each role
+// as its own user, the coordinator declares the topology, the checker reads as `reader`, and every refusal the
+// hosts log is counted (`refused`, target 0).
 // The suite runs a short variant (test/loop/chaos-loses-nothing-and-applies-nothing-twice.test.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DeliverPolicy } from '@nats-io/jetstream';
-import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../actors/loop/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection, type Connection } from '../runtime/connection.js';
-import { DeadLetter } from '../runtime/message-types.js';
-import { decode } from '../runtime/messages.js';
-import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 import { repoPath } from '../runtime/paths.js';
-import { BUCKETS, RUN_KEYS, STREAMS, SUBJECTS, durableName } from '../runtime/subjects.js';
+import { READER } from '../runtime/permissions.js';
+import { BUCKETS, RUN_KEYS, STREAMS, durableName } from '../runtime/subjects.js';
 import { mulberry32 } from '../test/helpers/random.js';
 import { setArgs, TINY_RUN } from '../test/helpers/tiny-run.js';
+import { checkTrajectories, type TrajectoryCheck } from './chaos-check.js';
+import { refusalsIn, soakAuth } from './soak-auth.js';
+import { awaitJetStream, awaitReplicasCurrent, startSoakServers } from './soak-servers.js';
 
 export const CHAOS_ROLES = ['coordinator', 'designer', 'agent', 'sandbox', 'evaluator', 'learner'] as const;
 type Role = (typeof CHAOS_ROLES)[number];
@@ -33,34 +37,35 @@ export interface ChaosOptions {
   seed: number;
   intervalMs: number;
   serverKills: boolean;
+  /** A 3-node JetStream cluster (R3 streams) instead of one server; a server kill takes a random one of the three. */
+  cluster?: boolean;
   /** delivery.ackWaitMs of every host (default: the config's); the end waits one ack_wait for redeliveries. */
   ackWaitMs?: number;
   /** Keep the work directory (logs, run directories, store) instead of deleting it. */
   keep?: boolean;
+  /** Run the server without per-role credentials (default false: every role connects as its own user). */
+  open?: boolean;
   log?: (line: string) => void;
 }
 
-export interface ChaosReport {
+export interface ChaosReport extends TrajectoryCheck {
   kills: number;
   restarts: number;
   /** Hosts that exited without being killed (then restarted); 0 is the target. */
   crashes: number;
+  /** Operations the server refused a host (permissions violations in the hosts' logs); 0 is the target. */
+  refused: number;
+  /** The first few of those log lines. */
+  refusedLines: string[];
   serverKills: number;
-  /** Distinct trajectory ids in the labeled stream. */
-  published: number;
-  applied: number;
-  dropped: number;
-  droppedBy: Record<string, number>;
-  lost: number;
-  duplicated: number;
+  /** Servers: 1, or 3 for a cluster. */
+  servers: number;
+  /** A cluster: streams whose replicas were not all current a minute after the end (empty: every copy caught up). */
+  behind: string[];
   /** The coordinator finished every iteration it issued, and every raw group and rejected environment was labeled. */
   completed: boolean;
   minutes: number;
   iterations: number;
-  /** Ids (up to 20) of lost and duplicated trajectories, and raw groups never labeled. */
-  lostIds: string[];
-  duplicatedIds: string[];
-  unlabeledEnvs: string[];
   killedRoles: Record<string, number>;
   /** Stop-and-drain rounds at the end (1 unless a stopped learner left trajectories unacked; see the drain). */
   drainRounds: number;
@@ -105,30 +110,32 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const rng = mulberry32(opts.seed);
   const dir = mkdtempSync(join(tmpdir(), 'spade-chaos-'));
   mkdirSync(join(dir, 'logs'));
-  const storeDir = join(dir, 'nats');
-  let server: NatsServerHandle = await startNatsServer({ storeDir });
-  const port = server.port;
+  // The roles and the checker's reader; no admin: the coordinator declares the topology, as on a cluster.
+  const auth = opts.open ? undefined : soakAuth(dir, [...CHAOS_ROLES, READER]);
+  const servers = await startSoakServers(dir, opts.cluster ? 3 : 1, auth?.authorization);
   // Library environments (the fixed baseline's pool): every iteration has agent episodes to play, label and train on.
-  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${server.url}`, 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : [])];
+  const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${servers.urls.join(',')}`, ...(opts.cluster ? ['topology.replicas=3'] : []), 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : []), ...(auth?.sets ?? [])];
   const runDir = (role: Role) => join(dir, 'runs', role);
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
-  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, serverKills: 0, published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {}, drainRounds: 0 };
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, refused: 0, refusedLines: [], serverKills: 0, servers: servers.urls.length, behind: [], published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {}, drainRounds: 0 };
   let conn: Connection | undefined;
   // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
   const abort = (sig: NodeJS.Signals): void => {
     for (const h of hosts.values()) if (h.alive) h.child!.kill('SIGKILL');
-    server.process.kill('SIGKILL');
+    servers.killAll();
     process.stderr.write(`chaos: ${sig}: hosts and server killed; work directory ${dir}\n`);
     process.exit(130);
   };
   process.once('SIGINT', abort);
   process.once('SIGTERM', abort);
   try {
-    for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
     const config = await loadConfig({ env: {}, set: sets });
-    conn = await openConnection(config.nats, 'spade-chaos-checker');
+    conn = await openConnection(config.nats, 'spade-chaos-checker', 10_000, auth ? { role: READER } : {});
+    // A cluster answers JetStream calls once it has a meta leader: the coordinator's first declare must not fail.
+    await awaitJetStream(conn);
+    for (const h of hosts.values()) h.start(h.role === 'coordinator' ? ['--iterations', '1000000'] : []);
 
     // The kill phase starts once every host is up (a slow start under load must not be killed before it did anything).
     await Promise.race([Promise.all([...hosts.values()].map((h) => h.ready)), deadline(180_000)]);
@@ -147,12 +154,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       }
       n++;
       if (opts.serverKills && n % 3 === 0) {
-        log(`chaos: SIGKILL nats-server (pid ${server.pid})`);
-        await server.kill();
+        // The same seed kills the same roles with one server as before clusters were added: no draw for the server.
+        const i = servers.urls.length > 1 ? Math.floor(rng() * servers.urls.length) : 0;
+        log(`chaos: SIGKILL nats-server ${servers.urls[i]}`);
+        const name = await servers.killAndRestart(i, 1_000);
         report.serverKills++;
-        await sleep(1_000);
-        server = await startNatsServer({ storeDir, port });
-        log(`chaos: nats-server restarted on port ${port}`);
+        log(`chaos: ${name} restarted on ${servers.urls[i]}`);
         continue;
       }
       const role = CHAOS_ROLES[Math.floor(rng() * CHAOS_ROLES.length)]!;
@@ -215,94 +222,25 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       await Promise.all(CHAOS_ROLES.filter((r) => r !== 'coordinator').map((r) => hosts.get(r)!.ready));
     }
 
+    // A cluster: every copy of every stream caught up after the server kills.
+    if (opts.cluster) report.behind = await awaitReplicasCurrent(conn, 60_000);
     // The independent check.
-    const labeled = new Map<string, number>();
-    const labeledEnvs = new Set<string>();
-    const rawEnvs = new Set<string>();
-    for (const m of await readAll(conn, STREAMS.trajectories)) {
-      if (m.subject === SUBJECTS.trajLabeled) {
-        const b = decode(LabeledBatch, m.data);
-        labeledEnvs.add(b.envId);
-        for (const tr of b.trajectories) labeled.set(tr.trajId, (labeled.get(tr.trajId) ?? 0) + 1);
-      } else if (m.subject === SUBJECTS.trajRaw) rawEnvs.add(decode(TrajectoryGroup, m.data).env.envId);
-    }
-    for (const m of await readAll(conn, STREAMS.envs)) if (m.subject === SUBJECTS.envRejected) rawEnvs.add(decode(EnvRejected, m.data).envId);
-    const dead = (await readAll(conn, STREAMS.deadLetters)).map((m) => decode(DeadLetter, m.data));
-    for (const d of dead) report.droppedBy[`dead-letter ${d.role} ${d.code}`] = (report.droppedBy[`dead-letter ${d.role} ${d.code}`] ?? 0) + 1;
-
-    const ledger = readLedger(join(runDir('learner'), 'learner'));
-    const applied = new Map<string, number>();
-    for (const id of ledger.applied) applied.set(id, (applied.get(id) ?? 0) + 1);
-    for (const [reason, ids] of Object.entries(ledger.dropped)) report.droppedBy[reason] = (report.droppedBy[reason] ?? 0) + ids.size;
-    // A labeled batch the learner dead-lettered is dropped with its reason, not lost.
-    for (const d of dead.filter((x) => x.subject === SUBJECTS.trajLabeled)) {
-      try {
-        for (const tr of decode(LabeledBatch, d.original).trajectories) (ledger.dropped[`dead-letter ${d.code}`] ??= new Set()).add(tr.trajId);
-      } catch {
-        // not a labeled batch (a hostile message): nothing of it was published as a trajectory
-      }
-    }
-    const droppedIds = new Set(Object.values(ledger.dropped).flatMap((s) => [...s]));
-    report.published = labeled.size;
-    report.applied = applied.size;
-    report.dropped = droppedIds.size;
-    const lost = [...labeled.keys()].filter((id) => !applied.has(id) && !droppedIds.has(id));
-    const duplicated = [...applied].filter(([, c]) => c > 1).map(([id]) => id);
-    report.lost = lost.length;
-    report.duplicated = duplicated.length;
-    report.lostIds = lost.slice(0, 20);
-    report.duplicatedIds = duplicated.slice(0, 20);
-    report.unlabeledEnvs = [...rawEnvs].filter((e) => !labeledEnvs.has(e)).slice(0, 20);
+    Object.assign(report, await checkTrajectories(conn, join(runDir('learner'), 'learner')));
     report.completed = coordExit === 0 && issued > 0 && report.unlabeledEnvs.length === 0;
   } finally {
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
     for (const h of hosts.values()) await h.kill('SIGKILL');
     await conn?.close().catch(() => undefined);
-    await server.stop();
+    await servers.stopAll();
+    const refusals = readdirSync(join(dir, 'logs')).flatMap((f) => refusalsIn(readFileSync(join(dir, 'logs', f), 'utf8')).map((l) => `${f}: ${l}`));
+    report.refused = refusals.length;
+    report.refusedLines = refusals.slice(0, 20);
     report.minutes = Math.round((Date.now() - t0) / 600) / 100;
     if (opts.keep) report.dir = dir;
     else rmSync(dir, { recursive: true, force: true });
   }
   return report;
-}
-
-/** Every message of a stream, read through an ordered consumer. */
-async function readAll(conn: Connection, stream: string): Promise<Array<{ subject: string; data: Uint8Array }>> {
-  const info = await conn.jsm.streams.info(stream);
-  const out: Array<{ subject: string; data: Uint8Array }> = [];
-  if (info.state.messages === 0) return out;
-  const oc = await conn.js.consumers.get(stream, { deliver_policy: DeliverPolicy.All });
-  while (out.length < info.state.messages) {
-    const m = await oc.next({ expires: 5_000 });
-    if (!m) break;
-    out.push({ subject: m.subject, data: m.data });
-  }
-  return out;
-}
-
-/**
- * The learner's ledger read from its files, not through the learner's code: the update lines up to the update count
- * of its last checkpoint (later ones were never made final) and every drop line, by reason.
- */
-function readLedger(stateDir: string): { applied: string[]; dropped: Record<string, Set<string>> } {
-  const latest = existsSync(join(stateDir, 'LATEST')) ? readFileSync(join(stateDir, 'LATEST'), 'utf8').trim() : null;
-  const upTo = latest ? (JSON.parse(readFileSync(join(stateDir, latest, 'learner.json'), 'utf8')) as { updates: number }).updates : 0;
-  const applied: string[] = [];
-  const dropped: Record<string, Set<string>> = {};
-  const file = join(stateDir, 'accounting.jsonl');
-  for (const line of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
-    if (!line.trim()) continue;
-    let l: { kind: string; update?: number; applied?: string[]; reason?: string; dropped?: string[] };
-    try {
-      l = JSON.parse(line);
-    } catch {
-      continue; // a torn last line
-    }
-    if (l.kind === 'update' && l.update! <= upTo) applied.push(...l.applied!);
-    else if (l.kind === 'drop') for (const id of l.dropped!) (dropped[l.reason!] ??= new Set()).add(id);
-  }
-  return { applied, dropped };
 }
 
 function parseDuration(s: string): number {
@@ -312,12 +250,12 @@ function parseDuration(s: string): number {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
-  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep });
-  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, drainRounds: r.drainRounds, dir: r.dir })}\n`);
-  const { kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes } = r;
-  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, serverKills, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
-  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && completed ? 0 : 1;
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, open: { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false } } });
+  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep, open: values.open, cluster: values.cluster });
+  process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, refusedLines: r.refusedLines, behind: r.behind, drainRounds: r.drainRounds, dir: r.dir })}\n`);
+  const { kills, restarts, crashes, refused, serverKills, servers, published, applied, dropped, lost, duplicated, completed, minutes } = r;
+  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, refused, serverKills, servers, behind: r.behind.length, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
+  process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && refused === 0 && r.behind.length === 0 && completed ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,7 +1,8 @@
 // The short variant of `npm run fuzz:messages`: a whole run on a real nats-server while hostile messages go to every
 // subject an actor consumes, before the host starts and while it runs. Each one on a pulled subject lands in the
 // dead-letter subject with the code its kind calls for (an independent read of the dead-letter stream), each hostile
-// sandbox request gets an error reply, and the run still finishes its iterations.
+// sandbox request gets an error reply, and the run still finishes its iterations. The server requires per-role
+// credentials: each hostile message comes from the role that may publish its subject, and the host meets no refusal.
 import t from 'tap';
 import { runMessageFuzz } from '../../scripts/fuzz-messages.js';
 
@@ -13,6 +14,7 @@ t.test('hostile messages on every consumed subject are dead-lettered and the run
   t.equal(r.deadLettered, r.published);
   t.equal(r.sandboxErrorReplies, r.sandboxRequests, `all ${r.sandboxRequests} hostile sandbox requests got an error reply`);
   t.ok(r.followed > 0, `${r.followed} hostile messages on the coordinator's followed subjects`);
+  t.same(r.refused, [], 'the server refused the host nothing (per-role users)');
   t.equal(r.hostExit, 0, 'the host exited cleanly');
   t.equal(r.iterationsDone, 2, 'the run finished its iterations');
 });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { repoPath } from '../../runtime/paths.js';
 import { ADMIN, authorizationBlock, permissionMatrixMarkdown, permissionsFor, READER, ROLE_ACCESS, type NatsPermissions } from '../../runtime/permissions.js';
 import { subjectCovers } from '../../runtime/subject-match.js';
-import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, durableName } from '../../runtime/subjects.js';
+import { BUCKETS, memberKey, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, durableName } from '../../runtime/subjects.js';
 import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology.js';
 
 /** What nats-server decides for a publish: some allow covers it and no deny does. */
@@ -32,7 +32,9 @@ t.test('the permission matrix grants each role only its writes', async (t) => {
     ];
     for (const [role, subject] of own) t.ok(may(role, subject), `${role} may publish ${subject}`);
     for (const role of Object.keys(ROLE_ACCESS).filter((r) => r !== READER && r !== ADMIN)) {
-      t.ok(may(role, SUBJECTS.metrics(role)) && may(role, SUBJECTS.deadLetter(role)) && may(role, kv(BUCKETS.members, 'host-1')), `${role} does the host duties`);
+      t.ok(may(role, SUBJECTS.metrics(role)) && may(role, SUBJECTS.deadLetter(role)) && may(role, kv(BUCKETS.members, memberKey(role, 'host-1'))), `${role} does the host duties`);
+      t.notOk(may(role, kv(BUCKETS.members, memberKey(role === 'agent' ? 'learner' : 'agent', 'host-1'))) || may(role, kv(BUCKETS.members, 'host-1')), `${role} writes no other role's heartbeat`);
+      t.same(permissionsFor(role).subscribe.allow.filter((s) => s.startsWith('_INBOX')), [NATS_SUBJECTS.inbox(role)], `${role} receives replies on its own inbox only`);
       t.notOk(may(role, SUBJECTS.metrics('other')), `${role} writes no other role's metrics`);
       for (const c of CONSUMER_DECLS.filter((c) => c.role === role)) t.ok(may(role, next(role, c.stream)) && may(role, ack(role, c.stream)), `${role} pulls from and acks ${c.stream}/${durableName(role)}`);
     }
@@ -49,7 +51,7 @@ t.test('the permission matrix grants each role only its writes', async (t) => {
     const writers = Object.keys(ROLE_ACCESS).filter((r) => r !== ADMIN && (may(r, weightsChunk) || may(r, kv(BUCKETS.policy, POLICY_KEYS.version))));
     t.same(writers, ['learner'], 'only the learner writes weights and the policy version');
     const reader = permissionsFor(READER);
-    t.same(reader.publish.allow, [...NATS_SUBJECTS.readApi], 'the reader publishes nothing but read-only JetStream calls');
+    t.same(reader.publish.allow, [...NATS_SUBJECTS.lookApi, ...NATS_SUBJECTS.streamRead('*')], 'the reader publishes nothing but read-only JetStream calls');
     for (const s of [SUBJECTS.jobDesign, SUBJECTS.sandboxStep, kv(BUCKETS.members, 'h'), kv(BUCKETS.policy, POLICY_KEYS.version), weightsChunk, NATS_SUBJECTS.manageApi[0]!.replace('*', STREAMS.envs)])
       t.notOk(mayPublish(reader, s), `the reader may not publish ${s}`);
   });
@@ -65,7 +67,14 @@ t.test('the permission matrix grants each role only its writes', async (t) => {
       t.equal(CONSUMER_DECLS.every((c) => may(role, create(c))), managers, `${role} ${managers ? 'may' : 'may not'} create or update the durables`);
       t.equal(may(role, NATS_SUBJECTS.manageApi[0]!.replace('*', STREAM_DECLS[0]!.name)), managers, `${role} ${managers ? 'may' : 'may not'} create streams`);
     }
-    t.ok(may('reader', NATS_SUBJECTS.readApi.find((s) => s.includes('CONSUMER.CREATE'))!.replace('>', `${STREAMS.trajectories}.eph123.${SUBJECTS.trajRaw}`)), 'anyone may follow a stream through an ephemeral consumer');
+    const follow = (stream: string) => `$JS.API.CONSUMER.CREATE.${stream}.eph123.${SUBJECTS.trajRaw}`;
+    const get = (stream: string) => `$JS.API.DIRECT.GET.${stream}`;
+    t.ok(may('reader', follow(STREAMS.trajectories)) && may('reader', get(STREAMS.deadLetters)), 'the reader follows and gets any stream');
+    t.ok(may('coordinator', follow(STREAMS.trajectories)) && may('coordinator', follow(STREAMS.envs)), 'the coordinator follows the streams it keeps count of');
+    t.notOk(may('agent', follow(STREAMS.trajectories)) || may('agent', get(STREAMS.trajectories)) || may('agent', get(NATS_SUBJECTS.kvStream(BUCKETS.envMemory))), 'the agent reads no trajectory and no memory');
+    t.ok(may('agent', get(NATS_SUBJECTS.kvStream(BUCKETS.policy))) && may('agent', follow(NATS_SUBJECTS.objectStream(OBJECT_STORES.weights))), 'the agent reads the policy version and the weights');
+    t.notOk(may('sandbox', get(NATS_SUBJECTS.kvStream(BUCKETS.policy))) || may('sandbox', follow(NATS_SUBJECTS.objectStream(OBJECT_STORES.weights))), 'the sandbox reads neither');
+    for (const role of Object.keys(ROLE_ACCESS)) t.ok(may(role, `$JS.API.STREAM.INFO.${STREAMS.trajectories}`), `${role} may look at a stream's info`);
   });
 
   t.test('the server config and the documented matrix come from the same table', async (t) => {

@@ -1,0 +1,25 @@
+// The short cluster variant of `npm run chaos -- --cluster`: one host process per role on a 3-node JetStream cluster
+// (R3 streams, per-role users) the test owns; a scheduler SIGKILLs a random role's process every 8 s and restarts it,
+// and kills and restarts one of the servers (same name, ports and store). Nothing is lost or applied twice, the run
+// completes, and every replica of every stream is current again at the end: the restarted server caught up.
+import t from 'tap';
+import { runChaos } from '../../scripts/chaos.js';
+
+// Longer than the suite's per-file limit: a whole run of six processes on a loaded machine.
+t.setTimeout(420_000);
+
+t.test('in a 3-node cluster, under SIGKILLs of role processes and of a server, nothing is lost and the server catches up', { timeout: 420_000 }, async (t) => {
+  const r = await runChaos({ minutes: 0.5, seed: 5, intervalMs: 8_000, serverKills: true, cluster: true, ackWaitMs: 5_000, log: t.comment });
+  t.equal(r.servers, 3, 'three servers');
+  t.equal(r.serverKills, 1, 'one server was killed and restarted');
+  t.equal(r.kills, 2, 'two role processes were killed and restarted');
+  t.equal(r.crashes, 0, 'no host exited on its own');
+  t.same(r.refusedLines, [], 'the server refused no role anything (per-role users)');
+  t.ok(r.published > 0, `${r.published} trajectories labeled over ${r.iterations} iterations`);
+  t.same(r.lostIds, [], 'none lost');
+  t.same(r.duplicatedIds, [], 'none applied twice');
+  t.equal(r.applied + r.dropped, r.published, `each applied (${r.applied}) or dropped with a reason (${JSON.stringify(r.droppedBy)})`);
+  t.same(r.unlabeledEnvs, [], 'every raw group and rejected environment was labeled');
+  t.ok(r.completed, 'the coordinator finished every iteration it issued');
+  t.same(r.behind, [], 'every replica of every stream caught up after the restart');
+});
