@@ -192,6 +192,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     coord.start(['--iterations', String(Math.max(1, issued))]);
     const coordExit = await Promise.race([coord.exited, deadline(Math.max(180_000, opts.minutes * 60_000)).then(() => 'timeout' as const)]);
     log(`chaos: coordinator exited ${coordExit}`);
+    if (coordExit !== 0) {
+      const tail = readFileSync(join(dir, 'logs', 'coordinator.log'), 'utf8').trim().split('\n').slice(-15);
+      log(`chaos: the coordinator's log ends:\n${tail.map((l) => `  ${l}`).join('\n')}`);
+    }
     // Drained: nothing undelivered, twice, ack_wait apart. What a killed learner held comes back to the live one only
     // after ack_wait; the live learner holds what it has until a checkpoint, which its SIGTERM stop takes.
     const undelivered = async (): Promise<number> => (await conn!.jsm.consumers.info(STREAMS.trajectories, durableName('learner'))).num_pending;
