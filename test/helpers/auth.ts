@@ -1,10 +1,10 @@
 // Test helpers: a real nats-server that requires per-role credentials (runtime/permissions.ts), and connections as one role.
 import { join } from 'node:path';
 import { startNatsServer, type NatsServerHandle } from '../../runtime/nats-server.js';
-import { openConnection, type Connection } from '../../runtime/connection.js';
+import { asPermissionError, openConnection, type Connection } from '../../runtime/connection.js';
 import { ensureCredentials } from '../../runtime/credentials.js';
 import type { ClusterConfig } from '../../runtime/config.js';
-import type { PermissionError } from '../../runtime/errors.js';
+import { isPermissionError, type PermissionError } from '../../runtime/errors.js';
 import { authorizationBlock, ROLE_ACCESS } from '../../runtime/permissions.js';
 import { tempDir, testConfig, type Teardown } from './nats.js';
 
@@ -30,4 +30,15 @@ export async function connectAs(t: Teardown, config: ClusterConfig, role: string
   const conn = await openConnection(config.nats, `spade-test-${role}`, 10_000, { role, onPermissionError: (e) => refused.push(e) });
   t.teardown(() => conn.close());
   return conn;
+}
+
+/** What `fn`'s failure names when typed for `role` ({ role, subject, code, message }), or { notRefused } when it was not refused. */
+export async function refusal(role: string, fn: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await fn();
+    return { notRefused: true };
+  } catch (err) {
+    const e = asPermissionError(err, role);
+    return isPermissionError(e) ? { role: e.role, subject: e.subject, code: e.code, message: e.message } : { notRefused: String(e) };
+  }
 }

@@ -3,27 +3,15 @@
 // memory, the sandbox may not read the policy or download weights, the evaluator may not read design outcomes: each
 // is refused by the server and typed as a PermissionError naming the role and the JetStream subject it was refused.
 import t from 'tap';
-import { asPermissionError, type Connection } from '../../runtime/connection.js';
-import { isPermissionError } from '../../runtime/errors.js';
+import type { Connection } from '../../runtime/connection.js';
 import { followStream } from '../../runtime/follow.js';
 import { ADMIN } from '../../runtime/permissions.js';
 import { BUCKETS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { ensureTopology } from '../../runtime/topology.js';
-import { authServer, connectAs } from '../helpers/auth.js';
+import { authServer, connectAs, refusal } from '../helpers/auth.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
-
-/** What `fn`'s failure names when typed for `role` (or that it did not fail). */
-async function refusal(role: string, fn: () => Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await fn();
-    return { notRefused: true };
-  } catch (err) {
-    const e = asPermissionError(err, role);
-    return isPermissionError(e) ? { role: e.role, subject: e.subject, code: e.code, message: e.message } : { notRefused: String(e) };
-  }
-}
 
 const api = (what: string, stream: string) => new RegExp(`^\\$JS\\.API\\.(${what})\\.${stream}(\\.|$)`);
 const GET = 'DIRECT\\.GET|STREAM\\.MSG\\.GET';
