@@ -34,6 +34,14 @@ export class EarlyCheck {
     });
   }
 
+  /** The checks of exactly these bytes of `object` (run now if they have not run yet), kept for take(). */
+  peek(object: string, bytes: Uint8Array): EarlyResult {
+    const done = this.results.get(object);
+    if (done?.bytes === bytes) return done.result;
+    this.run(object, bytes);
+    return this.results.get(object)!.result;
+  }
+
   /** The checks of exactly these bytes of `object` (run now if they have not run yet); handed out once. */
   take(object: string, bytes: Uint8Array): EarlyResult {
     const done = this.results.get(object);

@@ -8,7 +8,7 @@ export * from './errors.js';
 export { WeightPublisher, DEFAULT_WEIGHT_PUBLISHER_OPTIONS, validateWeightPublisherOptions, type WeightPublisherOptions, type PublishInfo, type PublishResult } from './publisher.js';
 export { WeightWatcher, WatcherStoppedError, DEFAULT_WEIGHT_WATCHER_OPTIONS, validateWeightWatcherOptions, type WeightWatcherOptions } from './watcher.js';
 export { POLICY_KEY, OBJECT_PREFIX, openWeightStores, readPolicyRecord, downloadRecord, checkRecordBytes, isWrongLastSequence, type PolicyRecord, type WeightSyncConnection } from './store.js';
-export { pushLive, handOffLocal, LiveReceiver, LIVE_HEADERS, type LiveStats } from './live.js';
+export { pushLive, handOffLocal, uncommittedHandOff, LiveReceiver, LIVE_HEADERS, type LiveStats } from './live.js';
 export { configHash, encodeWeightPayload, decodeWeightPayload, maxPayloadBytes, sha256Hex, WEIGHT_METADATA, type PayloadInfo, type DecodedPayload } from './payload.js';
 
 /** The part of a Sampler the glue uses. */

@@ -26,10 +26,29 @@ export function pushLive(nc: NatsConnection, object: string, bytes: Uint8Array, 
 /** The receivers of this process: a publisher here hands them its bytes directly (no bus, no copy). */
 const local = new Set<LiveReceiver>();
 
-/** Offers a published object's bytes to every receiver in this process; returns how many there are. */
-export function handOffLocal(object: string, bytes: Uint8Array): number {
+/**
+ * The newest version handed to this process's receivers whose KV record was never written (its upload failed, or
+ * it is still uploading); -1 when none. Watchers may apply handed-over weights before their record (the watcher's
+ * `applyHandedOver`), so such a version counts as taken in this process: no other publisher here may publish it
+ * with other weights (WeightPublisher refuses, and a restarted learner continues above it).
+ */
+let uncommitted = -1;
+
+/** Offers a published object's bytes (payload of `version`) to every receiver in this process; returns how many there are. */
+export function handOffLocal(object: string, bytes: Uint8Array, version: number): number {
+  if (local.size > 0) uncommitted = Math.max(uncommitted, version);
   for (const r of local) r.offer(object, bytes);
   return local.size;
+}
+
+/** The record of `version` is written: handed-over versions up to it are committed. */
+export function commitHandOff(version: number): void {
+  if (version >= uncommitted) uncommitted = -1;
+}
+
+/** See `uncommitted` above. */
+export function uncommittedHandOff(): number {
+  return uncommitted;
 }
 
 /**
@@ -63,21 +82,35 @@ export interface LiveStats {
 export class LiveReceiver {
   readonly stats: LiveStats = { used: 0, missed: 0, refusedChunks: 0 };
   private readonly assemblies = new Map<string, Assembly>();
-  private readonly sub: Subscription;
+  /**
+   * The bus push subscription, dropped while a publisher in this process hands its bytes over (its push would only
+   * cost this process parsing them again) and taken up again once a version arrives that was not handed over.
+   */
+  private sub: Subscription | null = null;
   /** Called once an object's bytes are complete (pushed or handed over), before anyone takes them. */
   onComplete: ((object: string, bytes: Uint8Array) => void) | null = null;
+  /** Called after onComplete for bytes a publisher in this process handed over (not for pushed ones). */
+  onHandedOver: ((object: string, bytes: Uint8Array) => void) | null = null;
 
-  constructor(nc: NatsConnection, private readonly maxBytes: number, private readonly keep = 2) {
-    this.sub = nc.subscribe(SUBJECTS.weightsLive, { callback: (err, m) => (err ? undefined : this.chunk(m)) });
+  constructor(private readonly nc: NatsConnection, private readonly maxBytes: number, private readonly keep = 2) {
+    this.subscribe();
     local.add(this);
+  }
+
+  /** Whether the bus push is subscribed (see `sub`). */
+  get subscribed(): boolean {
+    return this.sub !== null;
   }
 
   /** Whole bytes from a publisher in this process (handOffLocal); checked against the record like pushed ones. */
   offer(object: string, bytes: Uint8Array): void {
     if (bytes.length < 1 || bytes.length > this.maxBytes) return;
+    this.sub?.unsubscribe();
+    this.sub = null;
     const waiting = this.assemblies.get(object)?.done ?? [];
     this.put(object, { bytes, received: bytes.length, offsets: new Set(), done: [] });
     this.onComplete?.(object, bytes);
+    this.onHandedOver?.(object, bytes);
     for (const d of waiting) d();
   }
 
@@ -87,6 +120,7 @@ export class LiveReceiver {
    */
   async take(object: string, waitMs: number): Promise<Uint8Array | null> {
     const a = this.assemblies.get(object);
+    if (a === undefined && this.sub === null) this.subscribe(); // published elsewhere: the next one comes by the bus
     if (a !== undefined && a.received < a.bytes.length && waitMs > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, waitMs);
@@ -99,9 +133,18 @@ export class LiveReceiver {
 
   close(): void {
     local.delete(this);
-    this.sub.unsubscribe();
+    this.closed = true;
+    this.sub?.unsubscribe();
+    this.sub = null;
     for (const a of this.assemblies.values()) for (const d of a.done.splice(0)) d();
     this.assemblies.clear();
+  }
+
+  private closed = false;
+
+  private subscribe(): void {
+    if (this.closed || this.nc.isClosed()) return;
+    this.sub = this.nc.subscribe(SUBJECTS.weightsLive, { callback: (err, m) => (err ? undefined : this.chunk(m)) });
   }
 
   private chunk(m: Msg): void {

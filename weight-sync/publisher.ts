@@ -14,7 +14,9 @@ import {
   type CurrentRecord, type PolicyRecord, type WeightSyncConnection,
 } from './store.js';
 import { StaleVersionError, WeightTransportError } from './errors.js';
-import { handOffLocal, pushLive } from './live.js';
+import { commitHandOff, handOffLocal, pushLive, uncommittedHandOff } from './live.js';
+import { putPipelined } from './upload.js';
+import { OBJECT_STORES } from '../runtime/subjects.js';
 
 export interface WeightPublisherOptions {
   /** The model config the weights belong to (pass the resolved one, e.g. validateDecoderConfig(c)); watchers compare its hash. */
@@ -26,6 +28,11 @@ export interface WeightPublisherOptions {
   keep?: number;
   /** Object-store chunk size (capped by the server's max_payload); bigger chunks mean fewer messages. */
   chunkBytes?: number;
+  /**
+   * Chunks of the upload in flight at once (weight-sync/upload.ts), when the connection has `js` and `jsm`; 1 (or a
+   * connection without them) uploads with @nats-io/obj's put, one round trip per chunk.
+   */
+  uploadWindow?: number;
   /** Per-request timeout of uploads and KV writes. */
   timeoutMs?: number;
   /**
@@ -41,7 +48,7 @@ export interface WeightPublisherOptions {
 }
 
 // 64 MiB: the server's default per-connection buffer (max_pending); a bigger push would cut off slow watchers.
-export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, timeoutMs: 30_000, live: true, liveMaxBytes: 64 * 1024 * 1024, liveLocal: true } as const;
+export const DEFAULT_WEIGHT_PUBLISHER_OPTIONS = { keep: 3, chunkBytes: 1024 * 1024, uploadWindow: 8, timeoutMs: 30_000, live: true, liveMaxBytes: 64 * 1024 * 1024, liveLocal: true } as const;
 
 type ResolvedPublisherOptions = Required<Omit<WeightPublisherOptions, 'onError'>> & Pick<WeightPublisherOptions, 'onError'>;
 
@@ -51,6 +58,7 @@ export function validateWeightPublisherOptions(o: WeightPublisherOptions): Resol
   if (r.shapes === null || typeof r.shapes !== 'object') throw new ModelOptionError('shapes', 'a parameter table (Map or record of name -> shape)', r.shapes);
   if (!Number.isInteger(r.keep) || r.keep < 2) throw new ModelOptionError('keep', 'an integer >= 2', r.keep);
   if (!Number.isInteger(r.chunkBytes) || r.chunkBytes < 1024) throw new ModelOptionError('chunkBytes', 'an integer >= 1024', r.chunkBytes);
+  if (!Number.isInteger(r.uploadWindow) || r.uploadWindow < 1) throw new ModelOptionError('uploadWindow', 'an integer >= 1', r.uploadWindow);
   if (!Number.isInteger(r.timeoutMs) || r.timeoutMs < 1) throw new ModelOptionError('timeoutMs', 'a positive integer (ms)', r.timeoutMs);
   for (const f of ['live', 'liveLocal'] as const) if (typeof r[f] !== 'boolean') throw new ModelOptionError(f, 'true or false', r[f]);
   if (!Number.isInteger(r.liveMaxBytes) || r.liveMaxBytes < 0) throw new ModelOptionError('liveMaxBytes', 'an integer >= 0 (bytes)', r.liveMaxBytes);
@@ -81,6 +89,8 @@ export class WeightPublisher {
   private stores: Promise<{ kv: KV; os: ObjectStore }> | null = null;
   /** The record this publisher wrote last and its revision: the next publish starts from it instead of reading KV. */
   private last: CurrentRecord | null = null;
+  /** The version this publisher last handed to watchers in this process (-1: none). */
+  private handedOver = -1;
 
   constructor(private readonly conn: WeightSyncConnection, options: WeightPublisherOptions) {
     this.options = validateWeightPublisherOptions(options);
@@ -93,10 +103,13 @@ export class WeightPublisher {
     return (await readPolicyRecord(kv))?.record ?? null;
   }
 
-  /** The version the next publish must exceed (-1 before the first); a restarted learner continues above it. */
+  /**
+   * The version the next publish must exceed (-1 before the first); a restarted learner continues above it. It
+   * counts a version handed over in this process whose record was never written (see live.ts).
+   */
   async currentVersion(): Promise<number> {
     const { kv } = await this.open();
-    return (await readPolicyRecord(kv))?.floor ?? -1;
+    return Math.max((await readPolicyRecord(kv))?.floor ?? -1, uncommittedHandOff());
   }
 
   /**
@@ -112,6 +125,10 @@ export class WeightPublisher {
     // below, which then re-reads): one KV round trip less on the way to the samplers.
     const current = this.last ?? await readPolicyRecord(kv);
     if (current && version <= current.floor) throw new StaleVersionError(current.floor, version);
+    // Watchers here may already run a version handed over in this process whose upload failed (live.ts): only the
+    // publisher that handed it over may publish it again (its retry, with the same weights).
+    const taken = uncommittedHandOff();
+    if (version <= taken && version !== this.handedOver) throw new StaleVersionError(taken, version);
 
     const t0 = performance.now();
     const bytes = encodeWeightPayload(weights, { version, step, configHash: this.configHash }, this.options.shapes);
@@ -119,12 +136,17 @@ export class WeightPublisher {
     const object = `${OBJECT_PREFIX}${version}-${randomBytes(6).toString('hex')}`;
     // The push goes out first on the same connection, so watchers hold the bytes by the time the record names them.
     if (this.options.live && bytes.length <= this.options.liveMaxBytes) {
-      if (this.options.liveLocal) handOffLocal(object, bytes);
+      if (this.options.liveLocal && handOffLocal(object, bytes, version) > 0) {
+        this.handedOver = version;
+        // One turn of the event loop first: this process's watchers check and apply the bytes (weight-sync/watcher.ts
+        // applyHandedOver) before the push and the upload take the thread. It costs other hosts that turn.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (this.conn.nc !== undefined) pushLive(this.conn.nc, object, bytes, this.options.chunkBytes);
     }
     let digest: string | undefined;
     try {
-      digest = (await os.putBlob({ name: object, options: { max_chunk_size: this.options.chunkBytes } }, bytes, { timeout: this.options.timeoutMs })).digest;
+      digest = (await this.upload(os, object, bytes)).digest;
     } catch (err) {
       throw new WeightTransportError(`upload failed: ${(err as Error).message}`, { version, object }, err);
     }
@@ -140,12 +162,21 @@ export class WeightPublisher {
       throw err;
     }
     this.last = { revision, record, floor: version };
+    commitHandOff(version);
     const timings = { encodeMs: t1 - t0, uploadMs: t2 - t1, recordMs: performance.now() - t2 };
     const pruned = await this.prune(os, version).catch((err: unknown) => {
       this.options.onError?.(new WeightTransportError(`pruning old versions failed: ${(err as Error).message}`, { version }, err));
       return [] as string[];
     });
     return { record, revision, pruned, timings };
+  }
+
+  private upload(os: ObjectStore, object: string, bytes: Uint8Array): Promise<{ digest: string }> {
+    const { js, jsm, nc } = this.conn;
+    const { chunkBytes, uploadWindow, timeoutMs } = this.options;
+    if (uploadWindow === 1 || js === undefined || jsm === undefined) return os.putBlob({ name: object, options: { max_chunk_size: chunkBytes } }, bytes, { timeout: timeoutMs });
+    const maxPayload = nc?.info?.max_payload ?? 1024 * 1024;
+    return putPipelined(js, jsm, OBJECT_STORES.weights, object, bytes, { chunkBytes: Math.min(chunkBytes, maxPayload), window: uploadWindow, timeoutMs });
   }
 
   /** Writes the record only over the revision it read; on a lost race re-reads and retries while still newer. */

@@ -17,7 +17,7 @@ export const OBJECT_PREFIX = OBJECT_NAMES.weightsPrefix;
 
 export type PolicyRecord = PolicyVersionBody;
 /** The clients weight sync needs; a runtime Connection is one (with `nc`, the live push is used too). */
-export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'> & Partial<Pick<Connection, 'nc'>>;
+export type WeightSyncConnection = Pick<Connection, 'kvm' | 'objm'> & Partial<Pick<Connection, 'nc' | 'js' | 'jsm'>>;
 
 export interface WeightStores {
   kv: KV;

@@ -47,10 +47,17 @@ export interface WeightWatcherOptions {
    * while the publisher still uploads; the record then only has to match. Off: the same checks once the record is in.
    */
   checkEarly?: boolean;
+  /**
+   * With `live` and `checkEarly`: apply weights a publisher in this process hands over as soon as their payload
+   * checks pass, before the upload ends and the KV record names them. The record then confirms them (its sha256 and
+   * size must match; a mismatch is reported as a WeightIntegrityError). A version handed over in a process counts
+   * as taken there even if its upload fails (live.ts), so no other weights are published under it from that process.
+   */
+  applyHandedOver?: boolean;
 }
 
 export const DEFAULT_WEIGHT_WATCHER_OPTIONS = {
-  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000, live: true, liveWaitMs: 500, checkEarly: true,
+  dtype: 'float32' as const, modelConfig: null, fromVersion: -1, maxRetries: 3, retryDelayMs: 1000, downloadTimeoutMs: 60_000, live: true, liveWaitMs: 500, checkEarly: true, applyHandedOver: true,
   onError: (err: unknown): void => console.warn(`[weight-watcher] ${err instanceof Error ? err.message : String(err)}`),
 };
 
@@ -65,7 +72,7 @@ export function validateWeightWatcherOptions(o: WeightWatcherOptions): ResolvedW
   if (r.modelConfig !== null && (typeof r.modelConfig !== 'object' || Array.isArray(r.modelConfig))) throw new ModelOptionError('modelConfig', 'an object or null', r.modelConfig);
   if (!Number.isInteger(r.fromVersion) || r.fromVersion < -1) throw new ModelOptionError('fromVersion', 'an integer >= -1', r.fromVersion);
   if (!Number.isInteger(r.maxRetries) || r.maxRetries < 0) throw new ModelOptionError('maxRetries', 'an integer >= 0', r.maxRetries);
-  for (const f of ['live', 'checkEarly'] as const) if (typeof r[f] !== 'boolean') throw new ModelOptionError(f, 'true or false', r[f]);
+  for (const f of ['live', 'checkEarly', 'applyHandedOver'] as const) if (typeof r[f] !== 'boolean') throw new ModelOptionError(f, 'true or false', r[f]);
   if (!Number.isInteger(r.liveWaitMs) || r.liveWaitMs < 0) throw new ModelOptionError('liveWaitMs', 'an integer >= 0 (ms)', r.liveWaitMs);
   for (const f of ['retryDelayMs', 'downloadTimeoutMs'] as const) if (!Number.isInteger(r[f]) || r[f] < 1) throw new ModelOptionError(f, 'a positive integer (ms)', r[f]);
   return r;
@@ -87,6 +94,10 @@ export class WeightWatcher {
   private wanted: PolicyRecord | null = null;
   /** A wanted record that failed for good: not retried until a newer one arrives. */
   private failed: PolicyRecord | null = null;
+  /** Checked weights handed over in this process, waiting to be applied before their record (applyHandedOver). */
+  private handed: { weights: Weights; record: PolicyRecord } | null = null;
+  /** The applied version when it came handed over and its record has not confirmed it yet. */
+  private provisional: PolicyRecord | null = null;
   private stores: { kv: KV; os: ObjectStore } | null = null;
   private live: LiveReceiver | null = null;
   private early: EarlyCheck | null = null;
@@ -129,6 +140,8 @@ export class WeightWatcher {
       if (this.options.checkEarly) {
         const early = (this.early = new EarlyCheck({ shapes: this.options.shapes, dtype: this.options.dtype, ...(this.configHash === undefined ? {} : { configHash: this.configHash }) }));
         this.live.onComplete = (object, bytes) => early.schedule(object, bytes);
+        // After the early check's turn (scheduled first), not inside the publisher, which goes on to upload.
+        if (this.options.applyHandedOver) this.live.onHandedOver = (object, bytes) => void setImmediate(() => this.handOver(early, object, bytes));
       }
     }
     try {
@@ -173,6 +186,7 @@ export class WeightWatcher {
           this.report(new WeightContentError(`KV record at revision ${e.revision} is not a PolicyVersion: ${(err as Error).message}`, {}, err));
           continue;
         }
+        if (rec.version === this.provisional?.version) this.confirm(rec);
         if (rec.version <= this.latestSeen) continue; // never backwards, and no re-download of what we have
         this.wanted = rec;
         this.options.onSeen?.(rec);
@@ -194,18 +208,60 @@ export class WeightWatcher {
   private kick(): void {
     this.applying ??= this.applyLoop().finally(() => {
       this.applying = null;
-      if (this.pending()) this.kick();
+      if (this.pending() || this.handed) this.kick();
     });
   }
 
+  /** Handed-over bytes whose checks passed become the next thing to apply, unless their version is already known. */
+  private handOver(early: EarlyCheck, object: string, bytes: Uint8Array): void {
+    if (this.stopped) return;
+    const { sha256, payload } = early.peek(object, bytes);
+    // Bytes that fail a check are left to the record's path, which reports them with the record's version.
+    if (payload === null || payload.version <= this.latestSeen || payload.version <= (this.handed?.record.version ?? -1)) return;
+    this.handed = {
+      weights: payload.weights,
+      record: { version: payload.version, object, step: payload.step, ts: Date.now(), sha256, bytes: bytes.length, configHash: payload.configHash },
+    };
+    this.kick();
+  }
+
+  /** The record of the provisionally applied version arrived: it must name the same bytes. */
+  private confirm(rec: PolicyRecord): void {
+    const p = this.provisional!;
+    this.provisional = null;
+    if (rec.sha256 === p.sha256 && rec.bytes === p.bytes) return;
+    this.report(new WeightIntegrityError(
+      `the weights handed over in this process (sha256 ${p.sha256?.slice(0, 12)}…, ${p.bytes} bytes) are not the ones the record names (sha256 ${rec.sha256?.slice(0, 12)}…, ${rec.bytes} bytes): kept until a newer version`,
+      { version: rec.version, object: rec.object },
+    ), rec);
+  }
+
   private async applyLoop(): Promise<void> {
-    for (let rec = this.pending(); rec; rec = this.pending()) {
+    for (;;) {
+      const h = this.handed;
+      this.handed = null;
+      if (h !== null && !this.stopped && h.record.version > this.latestSeen) {
+        try {
+          await this.options.onWeights(h.weights, h.record.version, h.record);
+          this.applied = h.record.version;
+          this.provisional = h.record;
+          this.live!.stats.used++;
+          if (this.wanted?.version === h.record.version) this.confirm(this.wanted); // its record came in meanwhile
+          this.settleWaiters();
+        } catch (err) {
+          this.report(err, h.record); // the record's path tries this version again
+        }
+        continue;
+      }
+      const rec = this.pending();
+      if (rec === null) return;
       for (let attempt = 0; ; attempt++) {
         try {
           const weights = await this.fetch(rec);
           if (this.stopped) return;
           await this.options.onWeights(weights, rec.version, rec);
           this.applied = rec.version;
+          this.provisional = null;
           this.settleWaiters();
           break;
         } catch (err) {

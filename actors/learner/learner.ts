@@ -179,11 +179,12 @@ export class Learner extends EventEmitter {
 
   /** Makes the published version the learner's: first publish, or past versions a crash rolled back. */
   private async alignVersion(): Promise<void> {
-    const cur = await this.publisher.current();
     const v = this.stats.version;
-    const to = cur === null || cur.version < v ? v : cur.version > v ? cur.version + 1 : null;
+    // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
+    const cur = await this.publisher.currentVersion();
+    const to = cur < v ? v : cur > v ? cur + 1 : null;
     if (to === null) return;
-    if (this.deps.group && cur !== null && cur.version > v) return; // the group went on: its next round brings this member along
+    if (this.deps.group && cur > v) return; // the group went on: its next round brings this member along
     try {
       await this.publish(to);
     } catch (err) {
