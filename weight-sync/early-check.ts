@@ -16,13 +16,26 @@ export interface EarlyResult {
 
 export type EarlyExpectations = Omit<DecodeExpectations, 'version' | 'object'>;
 
+/**
+ * Payloads decoded per array and expectations, once in this process: watchers of one host handed the same bytes
+ * (a learner's samplers, `--role all`) decode and finite-check them once between them. The decoded arrays are views
+ * of the bytes, which nobody writes to (samplers only read weights), so sharing them copies nothing.
+ */
+const decoded = new WeakMap<Uint8Array, Map<string, DecodedPayload | null>>();
+
 export class EarlyCheck {
   private readonly results = new Map<string, { bytes: Uint8Array; result: EarlyResult }>();
   private closed = false;
   /** Bytes checked early (for the benchmark and the docs' figures). */
   checked = 0;
 
-  constructor(private readonly expect: EarlyExpectations, private readonly keep = 2) {}
+  /** What the expectations are, as a key into `decoded`. */
+  private readonly expectKey: string;
+
+  constructor(private readonly expect: EarlyExpectations, private readonly keep = 2) {
+    const shapes = expect.shapes instanceof Map ? [...expect.shapes] : Object.entries(expect.shapes);
+    this.expectKey = JSON.stringify([expect.dtype ?? null, expect.configHash ?? null, shapes]);
+  }
 
   /**
    * Checks `bytes` of `object` on the next turn of the event loop, not inside the caller (a chunk callback, or a
@@ -65,10 +78,17 @@ export class EarlyCheck {
   private check(object: string, bytes: Uint8Array): EarlyResult {
     this.checked++;
     const sha256 = sha256Once(bytes);
-    try {
-      return { sha256, payload: decodeWeightPayload(bytes, { ...this.expect, object }) };
-    } catch {
-      return { sha256, payload: null };
+    let byKey = decoded.get(bytes);
+    if (byKey === undefined) decoded.set(bytes, (byKey = new Map()));
+    let payload = byKey.get(this.expectKey);
+    if (payload === undefined) {
+      try {
+        payload = decodeWeightPayload(bytes, { ...this.expect, object });
+      } catch {
+        payload = null;
+      }
+      byKey.set(this.expectKey, payload);
     }
+    return { sha256, payload };
   }
 }
