@@ -23,6 +23,8 @@ export class HfTokenizer {
   private readonly impl: HfTokenizerImpl;
   private readonly template: Template | undefined;
   private readonly specials: Record<string, string | undefined>;
+  /** The text of every special added token (the template's turn markers among them), longest first. */
+  private readonly specialTexts: string[];
   /** The files it was built from, name -> text (tokenizer.json, tokenizer_config.json, generation_config.json), so a checkpoint can carry them. */
   files: ReadonlyMap<string, string> = new Map();
 
@@ -50,6 +52,7 @@ export class HfTokenizer {
     } catch (cause) {
       throw new TokenizerError(`tokenizer.json: cannot build the tokenizer (${(cause as Error).message})`, { code: 'TOKENIZER_HF', cause });
     }
+    this.specialTexts = [...this.impl.get_added_tokens_decoder().values()].filter((a) => a.special && a.content.length > 0).map((a) => a.content).sort((a, b) => b.length - a.length);
     const vocab = this.impl.get_vocab(true);
     this.vocabSize = Math.max(...vocab.values()) + 1;
     this.specials = { bos_token: tokenText(tokenizerConfig.bos_token), eos_token: tokenText(tokenizerConfig.eos_token) };
@@ -88,8 +91,50 @@ export class HfTokenizer {
     }
   }
 
-  /** Token ids of a conversation (the template writes the special tokens itself). */
+  /**
+   * Token ids of a conversation (the template writes the special tokens itself). Message content is text, never
+   * markup: content that spells a special token (an observation or a document with `<|im_end|>\n<|im_start|>`) is
+   * encoded as the plain text it is, so it cannot forge a turn boundary. Content without one (every prompt a run
+   * writes itself) is encoded as the whole rendering, exactly as transformers' apply_chat_template does.
+   */
   encodeChat(messages: readonly ChatMessage[]): number[] {
-    return this.encode(this.applyChatTemplate(messages), false);
+    if (!messages.some((m) => this.spellsSpecial(m.content))) return this.encode(this.applyChatTemplate(messages), false);
+    // Render with a placeholder per message, then encode the template's text and each content apart.
+    const nonce = Math.random().toString(36).slice(2, 10);
+    const mark = (i: number): string => `SPADExCONTENTx${nonce}x${i}x`;
+    const rendered = this.applyChatTemplate(messages.map((m, i) => ({ ...m, content: mark(i) })));
+    const ids: number[] = [];
+    let at = 0;
+    for (const [i, m] of messages.entries()) {
+      const where = rendered.indexOf(mark(i), at);
+      if (where < 0 || rendered.indexOf(mark(i), where + 1) >= 0) {
+        throw new TokenizerError(`the chat template does not write message ${i} (${m.role}) once, in order, so its content, which spells a special token, cannot be kept apart from the markup`, { code: 'TOKENIZER_TEMPLATE' });
+      }
+      ids.push(...this.encode(rendered.slice(at, where), false), ...this.encodePlain(m.content));
+      at = where + mark(i).length;
+    }
+    ids.push(...this.encode(rendered.slice(at), false));
+    return ids;
+  }
+
+  private spellsSpecial(text: string): boolean {
+    return this.specialTexts.some((s) => text.includes(s));
+  }
+
+  /** Ids of text in which special-token spellings are plain text: each is cut after its first character. */
+  private encodePlain(text: string): number[] {
+    const ids: number[] = [];
+    while (text.length > 0) {
+      let first = -1;
+      for (const s of this.specialTexts) {
+        const k = text.indexOf(s);
+        if (k >= 0 && (first < 0 || k < first)) first = k;
+      }
+      if (first < 0) break;
+      ids.push(...this.encode(text.slice(0, first + 1), false));
+      text = text.slice(first + 1);
+    }
+    ids.push(...this.encode(text, false));
+    return ids;
   }
 }
