@@ -1,11 +1,13 @@
 // `npm run bench:weight-sync`: publish → apply latency (p50, p95) of a ~3.3M-parameter model (13 MB of F32) to several
 // watchers, by path (object-store download, bus push, in-process hand-over), each push path with its previous settings
 // (checks once the record is in, 1 MiB chunks, one chunk of the upload in flight, hand-overs applied only once the
-// record names them) beside the current ones, and the hand-over without a bus push (every
+// record names them) beside the current ones, watchers in another process (as on another host: the bus push, and the
+// download), and the hand-over without a bus push (every
 // sampler in the learner's process), interleaved publish by publish in one run; next
 // to the CPU work alone and the raw object-store put + get of the same bytes. Ends with one JSON line. Settings:
 // BENCH_PUBLISHES (per arm), BENCH_WATCHERS, BENCH_ROUNDS (CPU and raw rounds), BENCH_RAW_JS=1 (also the raw client
 // with its pure-JS sha256: seconds per round on a busy machine).
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,8 @@ import { openConnection } from '../runtime/connection.js';
 import { startNatsServer } from '../runtime/nats-server.js';
 import { OBJECT_STORES } from '../runtime/subjects.js';
 import { ensureTopology } from '../runtime/topology.js';
+import { repoPath } from '../runtime/paths.js';
+import { BenchError } from '../bench/errors.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 20);
@@ -27,6 +31,63 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 const watchers0 = (): number[] => Array.from({ length: WATCHERS }, () => NaN);
+/** Epoch milliseconds with sub-millisecond resolution, comparable across the processes of one machine. */
+const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/** Watchers in a process of their own (scripts/bench-weight-sync-watchers.ts), as samplers on another host. */
+class RemoteWatchers {
+  private readonly inbox: Array<Record<string, unknown>> = [];
+  private wake: (() => void) | null = null;
+  private closing = false;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: Record<string, unknown>) => {
+      if (typeof m.error === 'string') console.error(`  (remote watcher: ${m.error})`);
+      else this.inbox.push(m);
+      this.wake?.();
+    });
+    child.on('exit', (code, sig) => {
+      if (!this.closing) throw new BenchError(`the remote watchers' process exited (${code ?? sig}) in the middle of the benchmark`);
+    });
+  }
+
+  static async start(url: string, count: number, path: 'bus' | 'store'): Promise<RemoteWatchers> {
+    const r = new RemoteWatchers(fork(repoPath('dist/scripts/bench-weight-sync-watchers.js'), [url, String(count), path], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    await r.take((m) => m.up === true);
+    return r;
+  }
+
+  async watch(fromVersion: number): Promise<void> {
+    this.child.send({ start: fromVersion });
+    await this.take((m) => m.ready === true);
+  }
+
+  /** When each of `count` watchers applied `version` (epoch ms). */
+  async applied(version: number, count: number): Promise<number[]> {
+    const out: number[] = [];
+    while (out.length < count) out.push((await this.take((m) => m.version === version)).t as number);
+    return out;
+  }
+
+  async unwatch(): Promise<void> {
+    this.child.send({ stop: true });
+    await this.take((m) => m.stopped === true);
+  }
+
+  close(): void {
+    this.closing = true;
+    if (this.child.connected) this.child.send({ exit: true });
+  }
+
+  private async take(match: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    for (;;) {
+      const i = this.inbox.findIndex(match);
+      if (i >= 0) return this.inbox.splice(i, 1)[0]!;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
 function signal(): { promise: Promise<number>; resolve: (t: number) => void } {
   let resolve!: (t: number) => void;
   return { promise: new Promise<number>((r) => (resolve = r)), resolve };
@@ -87,7 +148,10 @@ async function main(): Promise<void> {
     // 1 MiB chunks, one upload chunk in flight); both have the publisher's other changes.
     const conns = await Promise.all(Array.from({ length: WATCHERS }, (_, i) => openConnection(cfg.nats, `bench-sampler-${i}`)));
     const OLD_CHUNK = 1024 * 1024;
-    const arm = (publisher: Partial<ConstructorParameters<typeof WeightPublisher>[1]>, checkEarly: boolean, bus = true) => ({
+    const remoteBus = await RemoteWatchers.start(server.url, WATCHERS, 'bus');
+    const remoteStore = await RemoteWatchers.start(server.url, WATCHERS, 'store');
+    const arm = (publisher: Partial<ConstructorParameters<typeof WeightPublisher>[1]>, checkEarly: boolean, bus = true, remote: RemoteWatchers | null = null) => ({
+      remote,
       // A publisher per publish: the arms share the KV key, so a kept one would find its last record overwritten by
       // another arm's and pay a failed compare-and-set; a fresh one reads KV first (one round trip, timed below).
       // Without `bus`, the publisher's connection has no core client (`nc`), so nothing is pushed over the bus: a host
@@ -103,6 +167,9 @@ async function main(): Promise<void> {
       localBefore: arm({ chunkBytes: OLD_CHUNK, uploadWindow: 1 }, false),
       local: arm({}, true),
       localOnly: arm({}, true, false),
+      // Watchers in another process (another host): what they apply comes by the bus push or the download, after the record.
+      remoteBus: arm({ liveLocal: false }, true, true, remoteBus),
+      remoteStore: arm({ live: false }, true, true, remoteStore),
     };
     // The KV read a learner's publisher skips after its first publish.
     const kvRead: number[] = [];
@@ -115,6 +182,22 @@ async function main(): Promise<void> {
     let v = 0;
     for (let r = 0; r < PUBLISHES; r++) {
       for (const a of Object.values(arms)) {
+        if (a.remote !== null) {
+          await a.remote.watch(v);
+          v++;
+          weights.get('norm.weight')![0] = v;
+          const t0 = epochMs();
+          const res = await a.publisher().publish(weights, { version: v, step: v });
+          a.publish.push(epochMs() - t0);
+          a.encode.push(res.timings.encodeMs);
+          a.upload.push(res.timings.uploadMs);
+          a.record.push(res.timings.recordMs);
+          const at = await a.remote.applied(v, WATCHERS);
+          for (const t of at) a.each.push(t - t0);
+          a.all.push(Math.max(...at) - t0);
+          await a.remote.unwatch();
+          continue;
+        }
         const seen = watchers0();
         const got = conns.map(() => signal());
         const watchers = await Promise.all(conns.map((c, i) => WeightWatcher.start(c, {
@@ -143,11 +226,13 @@ async function main(): Promise<void> {
         await Promise.all(watchers.map((w) => w.stop()));
       }
     }
+    remoteBus.close();
+    remoteStore.close();
     await Promise.all([learner.close(), sampler.close(), ...conns.map((c) => c.close())]);
 
     const arm95 = (a: typeof arms.store): Record<string, number | null> => ({
       publish_p50_ms: median(a.publish), apply_p50_ms: pct(a.each, 50), apply_p95_ms: pct(a.each, 95), all_p95_ms: pct(a.all, 95),
-      record_to_applied_p50_ms: a.seen.length === 0 ? null : pct(a.seen, 50), applied_before_record: a.each.length - a.seen.length, encode_p50_ms: median(a.encode), upload_p50_ms: median(a.upload), record_p50_ms: median(a.record),
+      record_to_applied_p50_ms: a.seen.length === 0 ? null : pct(a.seen, 50), applied_before_record: a.remote === null ? a.each.length - a.seen.length : 0, encode_p50_ms: median(a.encode), upload_p50_ms: median(a.upload), record_p50_ms: median(a.record),
       pushed_used: a.used, downloaded: a.missed,
     });
     const figures = {
@@ -167,7 +252,10 @@ async function main(): Promise<void> {
     console.log(`  KV read of the record (skipped by a learner's publisher after its first publish): ${ms(figures.kv_read_ms)}`);
     console.log(`  publish → applied, ${WATCHERS} watchers on their own connections, ${PUBLISHES} publishes per arm, interleaved:`);
     console.log('                          publish p50  apply p50  apply p95  all p95  record→applied p50  encode/upload/record p50  before record');
-    const labels = { store: 'object-store download', busBefore: 'bus push, before', bus: 'bus push', localBefore: 'in-process, before', local: 'in-process', localOnly: 'in-process, no bus' } as const;
+    const labels = {
+      store: 'object-store download', busBefore: 'bus push, before', bus: 'bus push', localBefore: 'in-process, before', local: 'in-process', localOnly: 'in-process, no bus',
+      remoteBus: 'other process, bus push', remoteStore: 'other process, download',
+    } as const;
     for (const [k, a] of Object.entries(arms) as Array<[keyof typeof arms, typeof arms.store]>) {
       const f = arm95(a);
       console.log(`  ${labels[k].padEnd(23)} ${ms(f.publish_p50_ms!).padStart(11)} ${ms(f.apply_p50_ms!).padStart(10)} ${ms(f.apply_p95_ms!).padStart(10)} ${ms(f.all_p95_ms!).padStart(9)} ${(f.record_to_applied_p50_ms === null ? '-' : ms(f.record_to_applied_p50_ms!)).padStart(19)}   ${`${f.encode_p50_ms!.toFixed(0)}/${f.upload_p50_ms!.toFixed(0)}/${f.record_p50_ms!.toFixed(0)} ms`.padEnd(24)} ${f.applied_before_record}/${a.each.length}`);
