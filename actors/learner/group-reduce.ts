@@ -4,12 +4,17 @@
 // sums is decided once, by whoever first creates the part's key in BUCKETS.learnerRounds (compare-and-create): when
 // every expected member's contribution is in, or after `roundTimeoutMs` without the missing ones (their members are
 // dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
+// Every contribution carries the id of its member's process run (`life`), and the round's first part pins each member's
+// life: a member restarted as a new process cannot take part, with a second contribution, in a round that its previous
+// process's contribution is committed in.
+import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, type MsgHdrs, type Subscription } from '@nats-io/nats-core';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
 import { BUCKETS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
 import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
+import { LearnerStateError } from './errors.js';
 
 export interface GroupReduceOptions {
   hostId: string;
@@ -20,6 +25,8 @@ export interface GroupReduceOptions {
   memberTtlMs?: number;
   /** Largest chunk pushed (capped below the server's max_payload). */
   chunkBytes?: number;
+  /** The id of this process run, sent with every contribution (default: a random UUID per GroupReduce). */
+  life?: string;
 }
 
 /**
@@ -31,11 +38,24 @@ export const ABSENT = -2;
 
 export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
 
-const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
+const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', life: 'Spade-Life', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
+
+/** The part whose commit pins each member's life for the whole round. */
+const FIRST_PART = 'meta';
 
 interface Assembly {
+  host: string;
+  life: string;
   bytes: Uint8Array;
   received: number;
+  /** When it completed (a counter): of two complete contributions of one host, the newer life is taken. */
+  done: number;
+}
+
+/** A committed part: the members it sums and the life of each one's contribution. */
+interface Commit {
+  members: string[];
+  lives: Record<string, string>;
 }
 
 /** What a member waits for in an exchange, for diagnostics: the part, the stage, who is in and who is missing. */
@@ -59,8 +79,12 @@ export interface PartResult {
 
 export class GroupReduce {
   readonly options: Required<GroupReduceOptions>;
-  /** Contributions by `round/part` then host. Rounds older than the last two are forgotten. */
+  /** Contributions by `round/part` then `host life`. Rounds older than the last two are forgotten. */
   private readonly parts = new Map<string, Map<string, Assembly>>();
+  /** The lives each round's first part pinned, as this member committed or read them. */
+  private readonly pinned = new Map<number, Record<string, string>>();
+  private completed = 0;
+  private closed = false;
   private readonly waiters = new Set<() => void>();
   private readonly roundListeners = new Set<(round: number) => void>();
   private readonly batchListeners = new Set<(iteration: number, batchId: string) => void>();
@@ -80,7 +104,7 @@ export class GroupReduce {
   bytesSent = 0;
 
   private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
-    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
+    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, life: randomUUID(), ...options };
   }
 
   /**
@@ -90,8 +114,9 @@ export class GroupReduce {
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
     const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
     // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
-    // consumer instead of being cut off by the server as a slow consumer, which loses chunks.
-    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { filter_subjects: SUBJECTS.learnerReduce, deliver_policy: DeliverPolicy.New });
+    // consumer instead of being cut off by the server as a slow consumer, which loses chunks. No filter: the stream
+    // stores only SUBJECTS.learnerReduce (a filter would be nats-server 2.10's `filter_subjects` in some clients).
+    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { deliver_policy: DeliverPolicy.New });
     const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
     const self: GroupReduce = new GroupReduce(conn, members, rounds, msgs, options);
     void (async () => {
@@ -131,7 +156,7 @@ export class GroupReduce {
   get waiting(): GroupWait | null {
     const w = this.wait;
     if (w === null) return null;
-    const have = this.have(w.round, w.part);
+    const have = [...this.have(w.round, w.part).keys()];
     return { round: w.round, part: w.part, stage: w.stage, have, missing: w.want.filter((h) => !have.includes(h)), sinceMs: Date.now() - w.since };
   }
 
@@ -259,10 +284,14 @@ export class GroupReduce {
       await this.push(round, part, data);
       const want = expected ?? (await this.liveMembers(round, part));
       this.wait = { round, part, stage: 'commit', want, since: Date.now() };
-      const members = await this.commit(round, part, want);
+      const { members, lives } = await this.commit(round, part, want);
       if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
+      const mine = lives[this.options.hostId];
+      // An earlier process of this host contributed to the round before it died, and the commit took that contribution
+      // (its ids and token counts, which the others sum and record): this process must stay out of the round.
+      if (mine !== undefined && mine !== this.options.life) throw new GroupExcludedError(`${this.options.hostId} restarted as a new process during round ${round}: the round's ${part} was committed with the contribution of its previous process (life ${mine}, this one ${this.options.life}); it takes part from round ${round + 1}`, { round, part, members });
       this.wait = { round, part, stage: 'gather', want: members, since: Date.now() };
-      const contributions = await this.gather(round, part, members);
+      const contributions = await this.gather(round, part, members, lives);
       return { members, contributions, ms: performance.now() - t0 };
     } finally {
       this.wait = null;
@@ -270,6 +299,7 @@ export class GroupReduce {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     this.watcher?.stop();
     this.sub.stop();
@@ -289,7 +319,7 @@ export class GroupReduce {
     const acks: Promise<unknown>[] = [];
     for (let at = 0; at === 0 || at < total; at += max) {
       const h = natsHeaders();
-      for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
+      for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.life, this.options.life], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
       const chunk = data.subarray(at, Math.min(total, at + max));
       acks.push(this.conn.js.publish(SUBJECTS.learnerReduce, chunk, { headers: h, timeout: this.options.roundTimeoutMs }));
       this.bytesSent += chunk.length;
@@ -300,60 +330,91 @@ export class GroupReduce {
   private chunk(m: { headers?: MsgHdrs; data: Uint8Array }): void {
     const get = (k: string): string => m.headers?.get(k) ?? '';
     const round = Number(get(H.round)), offset = Number(get(H.offset)), total = Number(get(H.total));
-    const part = get(H.part), host = get(H.host);
+    const part = get(H.part), host = get(H.host), life = get(H.life);
     if (!Number.isSafeInteger(round) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(total) || !part || !host || offset + m.data.length > total) return;
     if (round < this.applied - 1) return; // a round long done
     const key = `${round}/${part}`;
-    let byHost = this.parts.get(key);
-    if (byHost === undefined) this.parts.set(key, (byHost = new Map()));
-    let a = byHost.get(host);
-    if (a === undefined || a.bytes.length !== total) byHost.set(host, (a = { bytes: new Uint8Array(total), received: 0 }));
+    let byLife = this.parts.get(key);
+    if (byLife === undefined) this.parts.set(key, (byLife = new Map()));
+    let a = byLife.get(`${host} ${life}`);
+    if (a === undefined || a.bytes.length !== total) byLife.set(`${host} ${life}`, (a = { host, life, bytes: new Uint8Array(total), received: 0, done: 0 }));
     a.bytes.set(m.data, offset);
     a.received += m.data.length;
     if (round > this.newest) {
       this.newest = round;
       for (const [k] of this.parts) if (Number(k.split('/')[0]) < round - 2) this.parts.delete(k);
+      for (const [r] of this.pinned) if (r < round - 2) this.pinned.delete(r);
       if (round > this.applied) for (const fn of this.roundListeners) fn(round);
     }
-    if (a.received >= total) for (const w of [...this.waiters]) w();
+    if (a.received >= total) {
+      a.done = ++this.completed;
+      for (const w of [...this.waiters]) w();
+    }
   }
 
-  private have(round: number, part: string): string[] {
-    const byHost = this.parts.get(`${round}/${part}`);
-    return byHost ? [...byHost].filter(([, a]) => a.received === a.bytes.length).map(([h]) => h).sort() : [];
+  /**
+   * The complete contributions to a part, host → life, in host order. With `lives` (the round's pinned ones) only a
+   * contribution of a host's pinned life counts; without, a host's newest complete one.
+   */
+  private have(round: number, part: string, lives?: Record<string, string>): Map<string, string> {
+    const best = new Map<string, Assembly>();
+    for (const a of this.parts.get(`${round}/${part}`)?.values() ?? []) {
+      if (a.received !== a.bytes.length || (lives !== undefined && lives[a.host] !== a.life)) continue;
+      if ((best.get(a.host)?.done ?? -1) < a.done) best.set(a.host, a);
+    }
+    return new Map([...best.keys()].sort().map((h) => [h, best.get(h)!.life]));
   }
 
-  /** The part's committed member set: ours if we create the key first, else the one already there. */
-  private async commit(round: number, part: string, expected: string[]): Promise<string[]> {
+  /** The lives the round's first part pinned (null when it is not committed: this part pins its own). */
+  private async pinnedLives(round: number, part: string): Promise<Record<string, string> | undefined> {
+    if (part === FIRST_PART) return undefined;
+    if (!this.pinned.has(round)) {
+      const e = await this.rounds.get(learnerRoundKey(round, FIRST_PART)).catch(() => null);
+      if (e?.operation !== 'PUT') return undefined;
+      this.pinned.set(round, (JSON.parse(new TextDecoder().decode(e.value)) as Partial<Commit>).lives ?? {});
+    }
+    return this.pinned.get(round);
+  }
+
+  /** The part's committed member set and lives: ours if we create the key first, else the one already there. */
+  private async commit(round: number, part: string, expected: string[]): Promise<Commit> {
     const key = learnerRoundKey(round, part);
     const deadline = Date.now() + this.options.roundTimeoutMs;
+    const lives = await this.pinnedLives(round, part);
+    const done = (c: Commit): Commit => (part === FIRST_PART && this.pinned.set(round, c.lives), c);
     for (;;) {
+      if (this.closed) throw new LearnerStateError(`${this.options.hostId} left the learner group during round ${round} (${part})`, { round, part });
       const e = await this.rounds.get(key).catch(() => null); // a busy server answering late: ask again
-      if (e?.operation === 'PUT') return (JSON.parse(new TextDecoder().decode(e.value)) as { members: string[] }).members;
-      const have = this.have(round, part);
-      if (expected.every((h) => have.includes(h)) || Date.now() >= deadline) {
+      if (e?.operation === 'PUT') {
+        const c = JSON.parse(new TextDecoder().decode(e.value)) as Partial<Commit> & { members: string[] };
+        return done({ members: c.members, lives: c.lives ?? {} });
+      }
+      const have = this.have(round, part, lives);
+      if (expected.every((h) => have.has(h)) || Date.now() >= deadline) {
+        const c: Commit = { members: [...have.keys()], lives: Object.fromEntries(have) };
         try {
-          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ members: have, ts: Date.now() })));
-          return have;
+          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ ...c, ts: Date.now() })));
+          return done(c);
         } catch {
           continue; // somebody committed first: read theirs
         }
       }
       await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
-      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
+      if (Date.now() < deadline && !expected.every((h) => this.have(round, part, lives).has(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
     }
   }
 
-  /** The committed members' contributions, waiting for any still arriving; one that never arrives is fatal here. */
-  private async gather(round: number, part: string, members: string[]): Promise<Uint8Array[]> {
+  /** The committed contributions (of the committed lives), waiting for any still arriving; one that never arrives is fatal here. */
+  private async gather(round: number, part: string, members: string[], lives: Record<string, string>): Promise<Uint8Array[]> {
     const deadline = Date.now() + this.options.roundTimeoutMs;
     for (;;) {
-      const have = this.have(round, part);
-      if (members.every((h) => have.includes(h))) {
-        const byHost = this.parts.get(`${round}/${part}`)!;
-        return members.map((h) => byHost.get(h)!.bytes);
+      const have = this.have(round, part, Object.keys(lives).length > 0 ? lives : undefined);
+      if (members.every((h) => have.has(h))) {
+        const byLife = this.parts.get(`${round}/${part}`)!;
+        return members.map((h) => byLife.get(`${h} ${have.get(h)!}`)!.bytes);
       }
-      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.includes(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
+      if (this.closed) throw new LearnerStateError(`${this.options.hostId} left the learner group during round ${round} (${part})`, { round, part });
+      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.has(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
       await this.nextChunk(Math.min(100, deadline - Date.now()));
     }
   }
