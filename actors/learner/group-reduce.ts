@@ -12,7 +12,7 @@ import { headers as natsHeaders, type MsgHdrs, type Subscription } from '@nats-i
 import { DeliverPolicy } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { BUCKETS, LEARNER_ROUNDS_PRUNED_KEY, NATS_SUBJECTS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
 import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
 import { LearnerStateError } from './errors.js';
 
@@ -27,6 +27,14 @@ export interface GroupReduceOptions {
   chunkBytes?: number;
   /** The id of this process run, sent with every contribution (default: a random UUID per GroupReduce). */
   life?: string;
+  /**
+   * Pruning of BUCKETS.learnerRounds (prune()): the round keys of the newest `keepRounds` rounds, and of every round
+   * committed within `keepMs` before those, are kept (a joiner reads the ids of the rounds it missed).
+   */
+  keepRounds?: number;
+  keepMs?: number;
+  /** Where a failed prune is reported. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -36,7 +44,7 @@ export interface GroupReduceOptions {
 export const JOINING = -1;
 export const ABSENT = -2;
 
-export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
+export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024, keepRounds: 64, keepMs: 600_000 } as const;
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', life: 'Spade-Life', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
 
@@ -85,6 +93,9 @@ export class GroupReduce {
   private readonly pinned = new Map<number, Record<string, string>>();
   private completed = 0;
   private closed = false;
+  /** The meta commits this member made or read, oldest first, until they are pruned: where a prune cuts the bucket. */
+  private metaCommits: Array<{ round: number; revision: number; ts: number }> = [];
+  private prunedTo = 0;
   private readonly waiters = new Set<() => void>();
   private readonly roundListeners = new Set<(round: number) => void>();
   private readonly batchListeners = new Set<(iteration: number, batchId: string) => void>();
@@ -104,7 +115,7 @@ export class GroupReduce {
   bytesSent = 0;
 
   private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
-    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, life: randomUUID(), ...options };
+    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, life: randomUUID(), log: () => undefined, ...options };
   }
 
   /**
@@ -203,6 +214,38 @@ export class GroupReduce {
     if (e?.operation !== 'PUT') return null;
     const ids = JSON.parse(new TextDecoder().decode(e.value)) as unknown;
     return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
+  }
+
+  /**
+   * Deletes the keys of old rounds from BUCKETS.learnerRounds so the bucket does not grow with the run: every round
+   * up to P, where round P + keepRounds is the newest round whose meta was committed at least keepMs ago. Round P's
+   * trajectories are then final everywhere they can come back from: a live member acked them at a checkpoint within
+   * keepRounds rounds (keepRounds > checkpointEvery), and a member that died before that did so over keepMs ago
+   * (keepMs > ack_wait), so they were redelivered to, and recognised by, a member that had their ids. One stream purge
+   * below the sequence of round P + 1's meta commit (every key of a later round is written after it) removes them
+   * with no delete markers left behind; the `pruned` key says how far, so a joiner tells a pruned round from a lost
+   * record. Returns P, or null when nothing was due. Called by each round's first member.
+   */
+  async prune(): Promise<number | null> {
+    const now = Date.now();
+    const old = this.metaCommits.filter((c) => now - c.ts >= this.options.keepMs).at(-1);
+    const to = old === undefined ? 0 : old.round - this.options.keepRounds;
+    if (to <= this.prunedTo) return null;
+    const cut = this.metaCommits.find((c) => c.round === to + 1) ?? (await this.rounds.get(learnerRoundKey(to + 1, FIRST_PART)).then((e) => (e ? { revision: e.revision } : null)));
+    if (cut === null || cut === undefined) return null;
+    await this.rounds.put(LEARNER_ROUNDS_PRUNED_KEY, new TextEncoder().encode(JSON.stringify({ round: to, ts: now })));
+    await this.conn.jsm.streams.purge(NATS_SUBJECTS.kvStream(BUCKETS.learnerRounds), { seq: cut.revision });
+    this.prunedTo = to;
+    this.metaCommits = this.metaCommits.filter((c) => c.round > to);
+    return to;
+  }
+
+  /** The last round whose keys were pruned (0 when none): its ids are gone on purpose, not lost. */
+  async prunedThrough(): Promise<number> {
+    const e = await this.rounds.get(LEARNER_ROUNDS_PRUNED_KEY);
+    if (e?.operation !== 'PUT') return 0;
+    const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: unknown };
+    return Number.isSafeInteger(v.round) ? (v.round as number) : 0;
   }
 
   /**
@@ -381,20 +424,26 @@ export class GroupReduce {
     const key = learnerRoundKey(round, part);
     const deadline = Date.now() + this.options.roundTimeoutMs;
     const lives = await this.pinnedLives(round, part);
-    const done = (c: Commit): Commit => (part === FIRST_PART && this.pinned.set(round, c.lives), c);
+    const done = (c: Commit, revision: number, ts: number): Commit => {
+      if (part !== FIRST_PART) return c;
+      this.pinned.set(round, c.lives);
+      if (round > (this.metaCommits.at(-1)?.round ?? this.prunedTo)) this.metaCommits.push({ round, revision, ts });
+      return c;
+    };
     for (;;) {
       if (this.closed) throw new LearnerStateError(`${this.options.hostId} left the learner group during round ${round} (${part})`, { round, part });
       const e = await this.rounds.get(key).catch(() => null); // a busy server answering late: ask again
       if (e?.operation === 'PUT') {
+        // Timed on this host's clock when it saw the commit (no clock skew; never earlier than the commit itself).
         const c = JSON.parse(new TextDecoder().decode(e.value)) as Partial<Commit> & { members: string[] };
-        return done({ members: c.members, lives: c.lives ?? {} });
+        return done({ members: c.members, lives: c.lives ?? {} }, e.revision, Date.now());
       }
       const have = this.have(round, part, lives);
       if (expected.every((h) => have.has(h)) || Date.now() >= deadline) {
         const c: Commit = { members: [...have.keys()], lives: Object.fromEntries(have) };
         try {
-          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ ...c, ts: Date.now() })));
-          return done(c);
+          const ts = Date.now();
+          return done(c, await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ ...c, ts }))), ts);
         } catch {
           continue; // somebody committed first: read theirs
         }

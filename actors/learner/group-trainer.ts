@@ -132,6 +132,9 @@ export class GroupTrainer implements TrainerHandle {
     // that member's own trajectories (never acked) would be applied a second time when they come back to the joiner.
     await this.group.recordIds(r, applied);
     await this.group.appliedRound(r, members);
+    // The round's first member (the one that publishes) prunes the bucket's old rounds; a failed prune costs nothing
+    // but space, so it is reported and the round stands.
+    if (members[0] === this.group.options.hostId) await this.group.prune().catch((err: Error) => this.group.options.log(`learner group: pruning old rounds failed: ${err.message}`));
     return {
       ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
       group: { round: r, members, ids: applied, computeMs, commMs, bytesSent: this.group.bytesSent - sent0, hash: this.hash },

@@ -127,8 +127,11 @@ export class Learner extends EventEmitter {
       }
       if (g !== null && g.round > m.state.updates) {
         // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state,
-        // and the ids of the rounds missed, so that their redeliveries are recognised here too.
-        for (let r = m.state.updates + 1; r <= g.round; r++) {
+        // and the ids of the rounds missed, so that their redeliveries are recognised here too. Rounds pruned from the
+        // bucket are past redelivery (GroupReduce.prune), so their ids are not needed.
+        const pruned = await deps.group.prunedThrough();
+        if (pruned > m.state.updates) deps.log?.(`learner: rounds ${m.state.updates + 1}..${Math.min(pruned, g.round)} were pruned from ${BUCKETS.learnerRounds}; their trajectories are final, their ids not logged here`);
+        for (let r = Math.max(m.state.updates, pruned) + 1; r <= g.round; r++) {
           const ids = await deps.group.roundIds(r);
           // Every member of a round records its ids before it goes on, so a published state has them for all its rounds.
           if (ids === null) throw new GroupStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${deps.hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
