@@ -164,8 +164,11 @@ export const NATS_SUBJECTS = {
   objectWrite: (store: string) => [`$O.${store}.>`, `${JS_API}.STREAM.PURGE.OBJ_${store}`],
   /** Purging a stream's messages (stream purge API): the learner group prunes its old round keys this way. */
   streamPurge: (stream: string) => `${JS_API}.STREAM.PURGE.${stream}`,
-  /** The meta subject of one object (nats.js: the name in padded base64url), purged with a pruned object. */
-  objectMeta: (store: string, name: string) => `$O.${store}.M.${Buffer.from(name).toString('base64').replace(/\+/g, '-').replace(/\//g, '_')}`,
+  /** The meta subject of one object, purged with a pruned object; `encoded`: its name as nats.js encodes it (objectMetaToken). */
+  objectMeta: (store: string, encoded: string) => `$O.${store}.M.${encoded}`,
   kvStream: (bucket: string) => `KV_${bucket}`,
   objectStream: (store: string) => `OBJ_${store}`,
 } as const;
+
+/** An object's name as nats.js's object store spells it in its meta subject: padded base64url. */
+export const objectMetaToken = (name: string): string => Buffer.from(name).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');

@@ -6,7 +6,7 @@
 import type { AdamWState, ShapeTable } from '../../model/index.js';
 import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from '../../model/index.js';
 import type { Connection } from '../../runtime/connection.js';
-import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES } from '../../runtime/subjects.js';
+import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES, objectMetaToken } from '../../runtime/subjects.js';
 import { configHash, decodeWeightPayload, downloadRecord, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../weight-sync/index.js';
 import { LearnerStateError } from './errors.js';
 
@@ -38,7 +38,7 @@ export async function publishGroupState(conn: Connection, version: number, round
     const v = Number(o.name.slice(OBJECT_NAMES.groupStatePrefix.length));
     if (!Number.isInteger(v) || v >= version - 1) continue;
     await os.delete(o.name).catch(() => undefined); // another member's publish may have deleted it first
-    await conn.jsm.streams.purge(NATS_SUBJECTS.objectStream(OBJECT_STORES.weights), { filter: NATS_SUBJECTS.objectMeta(OBJECT_STORES.weights, o.name) });
+    await conn.jsm.streams.purge(NATS_SUBJECTS.objectStream(OBJECT_STORES.weights), { filter: NATS_SUBJECTS.objectMeta(OBJECT_STORES.weights, objectMetaToken(o.name)) });
   }
 }
 

@@ -5,7 +5,7 @@
 // the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
 // with an empty contribution, so all members stay in lockstep.
 import { createHash } from 'node:crypto';
-import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import { noUpdateStats, type PolicyTrainer, type UpdateStats } from './policy-trainer.js';
 import { ROLES, roleTokens, type Role, type Row } from './rows.js';
 import type { TrainerHandle, TrainerState } from './trainer-thread.js';
 import type { GroupReduce } from './group-reduce.js';
@@ -120,7 +120,7 @@ export class GroupTrainer implements TrainerHandle {
       const step = grads === null ? null : this.trainer.optimizer.update(this.trainer.weights, grads);
       computeMs += performance.now() - t1;
       stats ??= {
-        ...(local?.stats ?? emptyStats()), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
+        ...(local?.stats ?? noUpdateStats(0)), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
       };
     }
     this.round_ = r;
@@ -174,9 +174,4 @@ export class GroupTrainer implements TrainerHandle {
     }
     return out;
   }
-}
-
-function emptyStats(): Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> {
-  const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
-  return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } } };
 }
