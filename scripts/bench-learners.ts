@@ -5,6 +5,8 @@
 // (labeled batches of 4 trajectories), BENCH_LEARNERS_ROUNDS (reduce rounds), BENCH_LEARNERS_THREADS (onnxruntime threads per host),
 // BENCH_LEARNERS_WAIT_S (how long any one wait may take, default 300: past it the benchmark fails naming what it waited for
 // and what each host was doing: its learner's phase and round, and which members its group exchange was missing).
+// SIGINT or SIGTERM kills its children (the learner hosts, and the nats-servers, which run in their own process group
+// so a terminal's Ctrl-C does not reach them) and removes its work directory before it exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,8 +34,12 @@ const ms = (x: number): string => `${x.toFixed(0)} ms`;
 
 interface Line { update: number; trajectories: number; ts: number; computeMs: number; members?: string[]; hash?: string; commMs?: number; bytesSent?: number }
 
+/** The nats-servers started, so a signal can stop them with the hosts. */
+const servers: NatsServerHandle[] = [];
+
 async function server(dir: string, name: string): Promise<{ server: NatsServerHandle; conn: Connection; url: string }> {
   const s = await startNatsServer({ storeDir: join(dir, name) });
+  servers.push(s);
   const cfg = await loadConfig({ env: {}, set: [`nats.servers=${s.url}`] });
   const conn = await openConnection(cfg.nats, `bench-${name}`);
   await ensureTopology(conn, cfg);
@@ -174,8 +180,25 @@ const rate = (lines: Line[], total: number): number => {
   return total / ((Math.max(...ts) - Math.min(...ts)) / 1000 || 1);
 };
 
+/**
+ * Kills every child still running. Synchronous, so it can run in a signal handler: without one, Node exits on SIGINT
+ * or SIGTERM without running its 'exit' handlers, and the detached nats-servers and the hosts stayed behind.
+ */
+function killChildren(): void {
+  for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
+  for (const s of servers) if (s.process.exitCode === null && s.process.signalCode === null) s.process.kill('SIGKILL');
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'spade-bench-learners-'));
+  const abort = (sig: NodeJS.Signals): void => {
+    killChildren();
+    rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`bench:learners: ${sig}: hosts and nats-servers killed\n`);
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
   const params = [...initParameters(MODEL, 1).values()].reduce((n, a) => n + a.length, 0);
   const batches = trajectories(BATCHES);
   const total = BATCHES * 4;
@@ -247,8 +270,10 @@ async function main(): Promise<void> {
     console.log(`  b SIGKILLed after round ${killedAt}, restarted at round ${figures.restartedAtUpdate}; ${shared.length} rounds hashed by both: weights agree ${weightsAgree}; exactly once ${exactlyOnce}`);
     console.log(JSON.stringify(figures));
   } finally {
-    // A failed wait leaves hosts running: they go with the benchmark.
-    for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
+    // A failed wait leaves hosts (and a server) running: they go with the benchmark.
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+    killChildren();
     rmSync(dir, { recursive: true, force: true });
   }
 }
