@@ -12,15 +12,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GroupReduce, readAccounting } from '../actors/learner/index.js';
-import { LabeledBatch, packFloats, packInts, type Labeled } from '../actors/loop/index.js';
 import { initParameters } from '../model/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection, type Connection } from '../runtime/connection.js';
-import { encode } from '../runtime/messages.js';
 import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 import { repoPath } from '../runtime/paths.js';
 import { BenchError } from '../bench/errors.js';
-import { SUBJECTS } from '../runtime/subjects.js';
+import { publishAll, trajectories } from './bench-learners-data.js';
 import { ensureTopology } from '../runtime/topology.js';
 
 const BATCHES = Number(process.env.BENCH_LEARNERS_BATCHES ?? 48);
@@ -66,20 +64,6 @@ async function reduceOnLoopback(dir: string, members: number, params: number): P
   return { p50: pct(times, 50), p99: pct(times, 99), bytes };
 }
 
-function trajectories(n: number): Array<{ id: string; trajs: Labeled[] }> {
-  let seed = 7;
-  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: n }, (_, b) => ({
-    id: `b${b}`,
-    trajs: Array.from({ length: 4 }, (_, j) => {
-      const tokens = Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000));
-      return {
-        trajId: `b${b}-${j}`, role: 'agent' as const, advantage: rand() < 0.5 ? -1 : 1, reward: 0,
-        samples: [{ promptTokens: packInts(Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000))), tokens: packInts(tokens), logprobs: packFloats(tokens.map(() => -3)), versions: packInts(tokens.map(() => 0)), text: '', finishReason: 'stop' }],
-      };
-    }),
-  }));
-}
 
 interface Host { id: string; child: ChildProcess; lines: Line[]; status: Record<string, unknown> | null; started: Promise<void>; exited: Promise<void> }
 
@@ -152,11 +136,6 @@ async function stopHosts(...hs: Host[]): Promise<boolean> {
   }
 }
 
-async function publishAll(conn: Connection, batches: Array<{ id: string; trajs: Labeled[] }>): Promise<void> {
-  for (const b of batches) {
-    await conn.js.publish(SUBJECTS.trajLabeled, encode(LabeledBatch, { batchId: b.id, envId: b.id, iteration: 0, accepted: true, designerReward: 0, trajectories: b.trajs }), { msgID: `traj.labeled:${b.id}` });
-  }
-}
 
 const appliedIds = async (dir: string): Promise<Map<string, number>> => {
   const out = new Map<string, number>();
