@@ -255,6 +255,9 @@ export class GroupReduce {
       if (done !== null) return done;
       const have = this.contributions.have(round, part, lives);
       if (expected.every((h) => have.has(h)) || Date.now() >= deadline) {
+        // A round so old that its keys were pruned: creating its commit again could split the group.
+        const pruned = await this.keys.prunedThrough();
+        if (round <= pruned) throw new GroupExcludedError(`${this.options.hostId} is too late for round ${round}: the group pruned rounds up to ${pruned}`, { round, part, members: [] });
         const c: Commit = { members: [...have.keys()], lives: Object.fromEntries(have) };
         if (await this.keys.create(round, part, c)) return c;
         continue; // somebody committed first: read theirs

@@ -3,7 +3,7 @@
 // delete markers, the newest rounds stay readable for a joiner or a late member, the `pruned` key says how far it went,
 // and nothing is pruned before its round is older than the kept time. Real nats-server, the all-reduce alone.
 import t from 'tap';
-import { GroupReduce } from '../../../actors/learner/index.js';
+import { GroupReduce, isGroupExcludedError } from '../../../actors/learner/index.js';
 import { BUCKETS, NATS_SUBJECTS, learnerRoundKey } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
@@ -47,4 +47,10 @@ t.test('old round keys are pruned; the newest rounds stay', async (t) => {
   t.equal(await a.roundIds(27), null, 'the pruned ones are gone');
   const history = await (await conn.kvm.open(BUCKETS.learnerRounds)).get(learnerRoundKey(1, 'meta'));
   t.equal(history, null, 'without a delete marker left behind');
+
+  // A member far behind cannot commit a pruned round again (the others applied it long ago).
+  const late = await member('learner-c', 0);
+  const refused = await late.exchange(5, 'meta', new Uint8Array([3]), ['learner-c']).then(() => null, (err: unknown) => err);
+  t.ok(isGroupExcludedError(refused) && /pruned rounds up to 27/.test((refused as Error).message), 'a late member is refused a pruned round');
+  t.equal(await (await conn.kvm.open(BUCKETS.learnerRounds)).get(learnerRoundKey(5, 'meta')), null, 'and commits nothing for it');
 });
