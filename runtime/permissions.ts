@@ -32,6 +32,8 @@ export interface RoleAccess {
   kv?: Readonly<Record<string, readonly string[]>>;
   /** Object stores it writes (and prunes). */
   objects?: readonly string[];
+  /** KV buckets whose old entries it purges from the bucket's stream (no delete markers left). */
+  purges?: readonly string[];
   /** What it reads; `all`: every stream (the reader). */
   reads?: RoleReads | 'all';
   /** Declares streams, consumers, KV buckets and object stores (runtime/topology.ts). */
@@ -77,6 +79,8 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
     listens: [SUBJECTS.learnerBatches, SUBJECTS.weightsLive],
     kv: { [BUCKETS.policy]: [POLICY_KEYS.version, POLICY_KEYS.learnerLock], [BUCKETS.learners]: ['>'], [BUCKETS.learnerRounds]: ['>'] },
     objects: [OBJECT_STORES.weights],
+    // The group's old round keys (GroupReduce.prune).
+    purges: [BUCKETS.learnerRounds],
     // The group's round contributions (an ephemeral consumer from the newest).
     reads: { streams: [STREAMS.learnerReduce] },
   },
@@ -127,7 +131,8 @@ export function accessOf(role: string): RoleAccess {
 export function writesOf(role: string, access: RoleAccess = accessOf(role)): string[] {
   const duties = access.client ? [] : [SUBJECTS.metrics(role), SUBJECTS.deadLetter(role), kvSubject(BUCKETS.members, memberKey(role, '>'))];
   const kv = Object.entries(access.kv ?? {}).flatMap(([bucket, keys]) => keys.map((k) => kvSubject(bucket, k)));
-  return [...access.publishes, ...(access.requests ?? []), ...duties, ...kv, ...(access.objects ?? []).flatMap(objectSubjects)];
+  const purges = (access.purges ?? []).map((b) => NATS_SUBJECTS.streamPurge(NATS_SUBJECTS.kvStream(b)));
+  return [...access.publishes, ...(access.requests ?? []), ...duties, ...kv, ...purges, ...(access.objects ?? []).flatMap(objectSubjects)];
 }
 
 /** The streams whose stored messages `role` reads: declared, plus those behind the buckets and object stores it writes; `*` = every stream. */
@@ -186,7 +191,7 @@ export function permissionMatrixMarkdown(roles: readonly string[] = Object.keys(
     }
     const duties = a.client ? [] : [SUBJECTS.metrics(role), SUBJECTS.deadLetter(role)];
     const kv = Object.entries(a.kv ?? {}).flatMap(([b, keys]) => keys.map((k) => `${b}/${k}`));
-    const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/${memberKey(role, '>')}`]), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
+    const stores = [...kv, ...(a.client ? [] : [`${BUCKETS.members}/${memberKey(role, '>')}`]), ...(a.purges ?? []).map((b) => `${b} (purges old entries)`), ...(a.objects ?? []).map((o) => `${o} (object store)`)];
     const reads = readsOf(role, a);
     const pubs = [...a.publishes, ...(a.requests ?? []).map((r) => `${r} (request)`), ...duties];
     const pulls = consumersOf(role).map((c) => `${c.stream}/${durableName(c.role)}`);

@@ -107,6 +107,9 @@ export const RUN_KEYS = { nextIteration: 'next_iteration', runId: 'run_id', base
 /** The key of one part of one learner-group round in BUCKETS.learnerRounds. */
 export const learnerRoundKey = (round: number, part: string): string => `r${round}.${part}`;
 
+/** The key in BUCKETS.learnerRounds that says up to which round the round keys were pruned. */
+export const LEARNER_ROUNDS_PRUNED_KEY = 'pruned';
+
 export const OBJECT_STORES = { weights: 'spade_weights' } as const;
 
 /** Object names in OBJECT_STORES.weights: `policy/v<version>-<random>`, and the learner group's `group/opt-v<version>`. */
@@ -159,6 +162,13 @@ export const NATS_SUBJECTS = {
   kvKey: (bucket: string, key: string) => `$KV.${bucket}.${key}`,
   /** Writing an object store: its chunk and meta subjects, and the purge that overwrites or deletes an object. */
   objectWrite: (store: string) => [`$O.${store}.>`, `${JS_API}.STREAM.PURGE.OBJ_${store}`],
+  /** Purging a stream's messages (stream purge API): the learner group prunes its old round keys this way. */
+  streamPurge: (stream: string) => `${JS_API}.STREAM.PURGE.${stream}`,
+  /** The meta subject of one object, purged with a pruned object; `encoded`: its name as nats.js encodes it (objectMetaToken). */
+  objectMeta: (store: string, encoded: string) => `$O.${store}.M.${encoded}`,
   kvStream: (bucket: string) => `KV_${bucket}`,
   objectStream: (store: string) => `OBJ_${store}`,
 } as const;
+
+/** An object's name as nats.js's object store spells it in its meta subject: padded base64url. */
+export const objectMetaToken = (name: string): string => Buffer.from(name).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');

@@ -5,20 +5,20 @@
 // (labeled batches of 4 trajectories), BENCH_LEARNERS_ROUNDS (reduce rounds), BENCH_LEARNERS_THREADS (onnxruntime threads per host),
 // BENCH_LEARNERS_WAIT_S (how long any one wait may take, default 300: past it the benchmark fails naming what it waited for
 // and what each host was doing: its learner's phase and round, and which members its group exchange was missing).
+// SIGINT or SIGTERM kills its children (the learner hosts, and the nats-servers, which run in their own process group
+// so a terminal's Ctrl-C does not reach them) and removes its work directory before it exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GroupReduce, readAccounting } from '../actors/learner/index.js';
-import { LabeledBatch, packFloats, packInts, type Labeled } from '../actors/loop/index.js';
 import { initParameters } from '../model/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection, type Connection } from '../runtime/connection.js';
-import { encode } from '../runtime/messages.js';
 import { startNatsServer, type NatsServerHandle } from '../runtime/nats-server.js';
 import { repoPath } from '../runtime/paths.js';
 import { BenchError } from '../bench/errors.js';
-import { SUBJECTS } from '../runtime/subjects.js';
+import { publishAll, trajectories } from './bench-learners-data.js';
 import { ensureTopology } from '../runtime/topology.js';
 
 const BATCHES = Number(process.env.BENCH_LEARNERS_BATCHES ?? 48);
@@ -32,8 +32,12 @@ const ms = (x: number): string => `${x.toFixed(0)} ms`;
 
 interface Line { update: number; trajectories: number; ts: number; computeMs: number; members?: string[]; hash?: string; commMs?: number; bytesSent?: number }
 
+/** The nats-servers started, so a signal can stop them with the hosts. */
+const servers: NatsServerHandle[] = [];
+
 async function server(dir: string, name: string): Promise<{ server: NatsServerHandle; conn: Connection; url: string }> {
   const s = await startNatsServer({ storeDir: join(dir, name) });
+  servers.push(s);
   const cfg = await loadConfig({ env: {}, set: [`nats.servers=${s.url}`] });
   const conn = await openConnection(cfg.nats, `bench-${name}`);
   await ensureTopology(conn, cfg);
@@ -60,20 +64,6 @@ async function reduceOnLoopback(dir: string, members: number, params: number): P
   return { p50: pct(times, 50), p99: pct(times, 99), bytes };
 }
 
-function trajectories(n: number): Array<{ id: string; trajs: Labeled[] }> {
-  let seed = 7;
-  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: n }, (_, b) => ({
-    id: `b${b}`,
-    trajs: Array.from({ length: 4 }, (_, j) => {
-      const tokens = Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000));
-      return {
-        trajId: `b${b}-${j}`, role: 'agent' as const, advantage: rand() < 0.5 ? -1 : 1, reward: 0,
-        samples: [{ promptTokens: packInts(Array.from({ length: 24 }, () => 3 + Math.floor(rand() * 2000))), tokens: packInts(tokens), logprobs: packFloats(tokens.map(() => -3)), versions: packInts(tokens.map(() => 0)), text: '', finishReason: 'stop' }],
-      };
-    }),
-  }));
-}
 
 interface Host { id: string; child: ChildProcess; lines: Line[]; status: Record<string, unknown> | null; started: Promise<void>; exited: Promise<void> }
 
@@ -146,11 +136,6 @@ async function stopHosts(...hs: Host[]): Promise<boolean> {
   }
 }
 
-async function publishAll(conn: Connection, batches: Array<{ id: string; trajs: Labeled[] }>): Promise<void> {
-  for (const b of batches) {
-    await conn.js.publish(SUBJECTS.trajLabeled, encode(LabeledBatch, { batchId: b.id, envId: b.id, iteration: 0, accepted: true, designerReward: 0, trajectories: b.trajs }), { msgID: `traj.labeled:${b.id}` });
-  }
-}
 
 const appliedIds = async (dir: string): Promise<Map<string, number>> => {
   const out = new Map<string, number>();
@@ -174,8 +159,25 @@ const rate = (lines: Line[], total: number): number => {
   return total / ((Math.max(...ts) - Math.min(...ts)) / 1000 || 1);
 };
 
+/**
+ * Kills every child still running. Synchronous, so it can run in a signal handler: without one, Node exits on SIGINT
+ * or SIGTERM without running its 'exit' handlers, and the detached nats-servers and the hosts stayed behind.
+ */
+function killChildren(): void {
+  for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
+  for (const s of servers) if (s.process.exitCode === null && s.process.signalCode === null) s.process.kill('SIGKILL');
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'spade-bench-learners-'));
+  const abort = (sig: NodeJS.Signals): void => {
+    killChildren();
+    rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`bench:learners: ${sig}: hosts and nats-servers killed\n`);
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
   const params = [...initParameters(MODEL, 1).values()].reduce((n, a) => n + a.length, 0);
   const batches = trajectories(BATCHES);
   const total = BATCHES * 4;
@@ -247,8 +249,10 @@ async function main(): Promise<void> {
     console.log(`  b SIGKILLed after round ${killedAt}, restarted at round ${figures.restartedAtUpdate}; ${shared.length} rounds hashed by both: weights agree ${weightsAgree}; exactly once ${exactlyOnce}`);
     console.log(JSON.stringify(figures));
   } finally {
-    // A failed wait leaves hosts running: they go with the benchmark.
-    for (const h of hosts) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill('SIGKILL');
+    // A failed wait leaves hosts (and a server) running: they go with the benchmark.
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+    killChildren();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,12 +4,22 @@
 // sums is decided once, by whoever first creates the part's key in BUCKETS.learnerRounds (compare-and-create): when
 // every expected member's contribution is in, or after `roundTimeoutMs` without the missing ones (their members are
 // dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
-import { headers as natsHeaders, type MsgHdrs, type Subscription } from '@nats-io/nats-core';
+// Every contribution carries the id of its member's process run (`life`), and the round's first part pins each member's
+// life: a member restarted as a new process cannot take part, with a second contribution, in a round that its previous
+// process's contribution is committed in. The pieces: group-contributions.ts (chunks), group-members.ts (heartbeats),
+// group-round-keys.ts (commits, ids, pruning), group-batches.ts (batch announcements).
+import { randomUUID } from 'node:crypto';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import type { KV, KvEntry } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, STREAMS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { BUCKETS, STREAMS } from '../../runtime/subjects.js';
+import { LearnerStateError } from './errors.js';
+import { BatchAnnouncements } from './group-batches.js';
+import { Contributions, pushContribution } from './group-contributions.js';
 import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
+import { GroupMembers } from './group-members.js';
+import { FIRST_PART, RoundKeys, type Commit } from './group-round-keys.js';
+
+export { ABSENT, JOINING } from './group-members.js';
 
 export interface GroupReduceOptions {
   hostId: string;
@@ -20,23 +30,19 @@ export interface GroupReduceOptions {
   memberTtlMs?: number;
   /** Largest chunk pushed (capped below the server's max_payload). */
   chunkBytes?: number;
+  /** The id of this process run, sent with every contribution (default: a random UUID per GroupReduce). */
+  life?: string;
+  /**
+   * Pruning of BUCKETS.learnerRounds (prune()): the round keys of the newest `keepRounds` rounds, and of every round
+   * committed within `keepMs` before those, are kept (a joiner reads the ids of the rounds it missed).
+   */
+  keepRounds?: number;
+  keepMs?: number;
+  /** Where a failed prune is reported. */
+  log?: (line: string) => void;
 }
 
-/**
- * Heartbeat rounds that are not a round applied: a member loading its state to join (expected by the next round, which
- * waits up to the round timeout for it), and a member not taking part (starting up before it loads, or stopping).
- */
-export const JOINING = -1;
-export const ABSENT = -2;
-
-export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024 } as const;
-
-const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
-
-interface Assembly {
-  bytes: Uint8Array;
-  received: number;
-}
+export const DEFAULT_GROUP_REDUCE_OPTIONS = { roundTimeoutMs: 10_000, heartbeatMs: 500, memberTtlMs: 2_000, chunkBytes: 4 * 1024 * 1024, keepRounds: 64, keepMs: 600_000 } as const;
 
 /** What a member waits for in an exchange, for diagnostics: the part, the stage, who is in and who is missing. */
 export interface GroupWait {
@@ -59,19 +65,10 @@ export interface PartResult {
 
 export class GroupReduce {
   readonly options: Required<GroupReduceOptions>;
-  /** Contributions by `round/part` then host. Rounds older than the last two are forgotten. */
-  private readonly parts = new Map<string, Map<string, Assembly>>();
-  private readonly waiters = new Set<() => void>();
+  /** Contributions read so far; rounds older than the last two are forgotten. */
+  private readonly contributions = new Contributions();
   private readonly roundListeners = new Set<(round: number) => void>();
-  private readonly batchListeners = new Set<(iteration: number, batchId: string) => void>();
-  private batchSub: Subscription | null = null;
-  private left = false;
-  private timer: NodeJS.Timeout | undefined;
-  private applied = 0;
-  private readonly beats = new Map<string, { round: number; seen: number }>();
-  private watcher: { stop(): void } | null = null;
-  /** The members of the last round this member applied: expected in the next one while they beat. */
-  private lastMembers: string[] = [];
+  private closed = false;
   private newest = 0;
   private wait: { round: number; part: string; stage: 'commit' | 'gather'; want: string[]; since: number } | null = null;
   /** The newest round this member pushed a contribution to, and the first round it may take part in after joining(). */
@@ -79,8 +76,15 @@ export class GroupReduce {
   private joinFrom = 0;
   bytesSent = 0;
 
-  private constructor(private readonly conn: Connection, private readonly members: KV, private readonly rounds: KV, private readonly sub: { stop(): void }, options: GroupReduceOptions) {
-    this.options = { ...DEFAULT_GROUP_REDUCE_OPTIONS, ...options };
+  private constructor(
+    private readonly conn: Connection,
+    private readonly members: GroupMembers,
+    private readonly keys: RoundKeys,
+    private readonly batches: BatchAnnouncements,
+    private readonly sub: { stop(): void },
+    options: Required<GroupReduceOptions>,
+  ) {
+    this.options = options;
   }
 
   /**
@@ -88,12 +92,15 @@ export class GroupReduce {
    * but no round expects it until joining() or appliedRound() says where it is).
    */
   static async start(conn: Connection, options: GroupReduceOptions, round: number): Promise<GroupReduce> {
-    const [members, rounds] = await Promise.all([conn.kvm.open(BUCKETS.learners), conn.kvm.open(BUCKETS.learnerRounds)]);
+    const o: Required<GroupReduceOptions> = { ...DEFAULT_GROUP_REDUCE_OPTIONS, life: randomUUID(), log: () => undefined, ...options };
+    const keys = await RoundKeys.open(conn, o);
     // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
-    // consumer instead of being cut off by the server as a slow consumer, which loses chunks.
-    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { filter_subjects: SUBJECTS.learnerReduce, deliver_policy: DeliverPolicy.New });
+    // consumer instead of being cut off by the server as a slow consumer, which loses chunks. No filter: the stream
+    // stores only SUBJECTS.learnerReduce (a filter would be nats-server 2.10's `filter_subjects` in some clients).
+    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { deliver_policy: DeliverPolicy.New });
     const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
-    const self: GroupReduce = new GroupReduce(conn, members, rounds, msgs, options);
+    const members = await GroupMembers.start(await conn.kvm.open(BUCKETS.learners), o, round);
+    const self = new GroupReduce(conn, members, keys, new BatchAnnouncements(conn, o.hostId), msgs, o);
     void (async () => {
       try {
         for await (const m of msgs) self.chunk(m);
@@ -101,13 +108,6 @@ export class GroupReduce {
         // ends with close() or the connection
       }
     })();
-    self.applied = round;
-    const iter = await members.watch();
-    self.watcher = iter;
-    void self.follow(iter);
-    await self.beat();
-    self.timer = setInterval(() => void self.beat().catch(() => undefined), self.options.heartbeatMs);
-    self.timer.unref();
     return self;
   }
 
@@ -131,53 +131,43 @@ export class GroupReduce {
   get waiting(): GroupWait | null {
     const w = this.wait;
     if (w === null) return null;
-    const have = this.have(w.round, w.part);
+    const have = [...this.contributions.have(w.round, w.part).keys()];
     return { round: w.round, part: w.part, stage: w.stage, have, missing: w.want.filter((h) => !have.includes(h)), sinceMs: Date.now() - w.since };
   }
 
   /** The last round this member applied, and the members it hears beating with the round each says it applied. */
   get membership(): { applied: number; beats: Record<string, number> } {
-    const now = Date.now();
-    const beats: Record<string, number> = {};
-    for (const [h, v] of this.beats) if (now - v.seen <= this.options.memberTtlMs) beats[h] = v.round;
-    return { applied: this.applied, beats };
+    return { applied: this.members.applied, beats: this.members.heard };
   }
 
   /** Tells the other members about a labeled batch this one received (they count it toward its iteration). */
   announceBatch(iteration: number, batchId: string): void {
-    const h = natsHeaders();
-    h.set(H.host, this.options.hostId);
-    this.conn.nc.publish(SUBJECTS.learnerBatches, new TextEncoder().encode(JSON.stringify({ iteration, batchId })), { headers: h });
+    this.batches.announce(iteration, batchId);
   }
 
   /** Calls `fn` for every labeled batch another member announces. */
   onBatch(fn: (iteration: number, batchId: string) => void): () => void {
-    this.batchSub ??= this.conn.nc.subscribe(SUBJECTS.learnerBatches, {
-      callback: (err, m) => {
-        if (err || m.headers?.get(H.host) === this.options.hostId) return;
-        try {
-          const b = JSON.parse(new TextDecoder().decode(m.data)) as { iteration: unknown; batchId: unknown };
-          if (Number.isSafeInteger(b.iteration) && typeof b.batchId === 'string') for (const f of this.batchListeners) f(b.iteration as number, b.batchId);
-        } catch {
-          // not an announcement: ignored
-        }
-      },
-    });
-    this.batchListeners.add(fn);
-    return () => this.batchListeners.delete(fn);
+    return this.batches.on(fn);
   }
 
-  /** Records the trajectory ids round `round` applied (the round's first member does), for members that join later. */
-  async recordIds(round: number, ids: string[]): Promise<void> {
-    await this.rounds.put(learnerRoundKey(round, 'ids'), new TextEncoder().encode(JSON.stringify(ids)));
+  /** Records the trajectory ids round `round` applied (every member of the round does), for members that join later. */
+  recordIds(round: number, ids: string[]): Promise<void> {
+    return this.keys.recordIds(round, ids);
   }
 
-  /** The trajectory ids round `round` applied, or null when they were not recorded (its first member died first). */
-  async roundIds(round: number): Promise<string[] | null> {
-    const e = await this.rounds.get(learnerRoundKey(round, 'ids'));
-    if (e?.operation !== 'PUT') return null;
-    const ids = JSON.parse(new TextDecoder().decode(e.value)) as unknown;
-    return Array.isArray(ids) && ids.every((x) => typeof x === 'string') ? ids : null;
+  /** The trajectory ids round `round` applied, or null when they were not recorded (or were pruned: prunedThrough()). */
+  roundIds(round: number): Promise<string[] | null> {
+    return this.keys.roundIds(round);
+  }
+
+  /** Prunes the round keys of old rounds (group-round-keys.ts); the round's first member calls it. */
+  prune(): Promise<number | null> {
+    return this.keys.prune();
+  }
+
+  /** The last round whose keys were pruned (0 when none): its ids are gone on purpose, not lost. */
+  prunedThrough(): Promise<number> {
+    return this.keys.prunedThrough();
   }
 
   /**
@@ -190,62 +180,25 @@ export class GroupReduce {
     // A round this member already contributed to (before a restart) may have been committed with that contribution:
     // it must not take part in it again with another (the others would sum and record the old one).
     this.joinFrom = this.pushedTo + 1;
-    this.applied = JOINING;
-    this.lastMembers = [];
-    await this.beat();
+    await this.members.joining();
   }
 
   /** A member about to stop: new rounds stop expecting it (the round in progress still counts its contribution). */
-  async leave(): Promise<void> {
-    this.left = true;
-    await this.beat().catch(() => undefined);
+  leave(): Promise<void> {
+    return this.members.leave();
   }
 
   /**
    * Records that this member applied `round` with `members` (its heartbeat says so; it is expected from the next round
    * on), so the next round also waits for those members still beating, however late their own heartbeat catches up.
    */
-  async appliedRound(round: number, members: string[] = []): Promise<void> {
-    this.applied = round;
-    this.lastMembers = members;
-    await this.beat();
+  appliedRound(round: number, members: string[] = []): Promise<void> {
+    return this.members.appliedRound(round, members);
   }
 
-  /**
-   * Live members able to take part in `round`: those that applied round - 1, the last round's members still beating,
-   * and, for the round's first part (`meta`), those joining. A joining member is never waited for in a later part: it
-   * is loading, so it is not computing this round's gradient (a member that restarted mid-round beats JOINING at once,
-   * and the round goes on without it instead of waiting out the timeout).
-   */
-  async liveMembers(round: number, part = 'meta'): Promise<string[]> {
-    const out: string[] = [];
-    const now = Date.now();
-    for (const [key, v] of this.beats) {
-      // Alive while its beats keep arriving (timed on this host's clock, so clock skew between hosts does not matter).
-      if (now - v.seen > this.options.memberTtlMs) continue;
-      if (v.round >= round - 1 || (v.round === JOINING && part === 'meta') || (v.round >= 0 && round === this.applied + 1 && this.lastMembers.includes(key))) out.push(key);
-    }
-    return out.sort();
-  }
-
-  /** Follows the heartbeats: one watch, instead of listing the bucket on every poll. */
-  private async follow(iter: AsyncIterable<KvEntry>): Promise<void> {
-    try {
-      for await (const e of iter) {
-        if (e.operation !== 'PUT' || e.value.length === 0) {
-          this.beats.delete(e.key);
-          continue;
-        }
-        try {
-          const v = JSON.parse(new TextDecoder().decode(e.value)) as { round: unknown };
-          if (Number.isSafeInteger(v.round)) this.beats.set(e.key, { round: v.round as number, seen: Date.now() });
-        } catch {
-          // not a heartbeat: ignored
-        }
-      }
-    } catch {
-      // the watch ends with the connection
-    }
+  /** Live members able to take part in `round`'s `part` (group-members.ts says who). */
+  async liveMembers(round: number, part = FIRST_PART): Promise<string[]> {
+    return this.members.live(round, part === FIRST_PART);
   }
 
   /**
@@ -254,15 +207,21 @@ export class GroupReduce {
    */
   async exchange(round: number, part: string, data: Uint8Array, expected?: string[]): Promise<PartResult> {
     const t0 = performance.now();
-    if (round < this.joinFrom) throw new GroupExcludedError(`${this.options.hostId} restarted during round ${round} and may have contributed to it before: it takes part from round ${this.joinFrom}`, { round, part, members: [] });
+    const self = this.options.hostId;
+    if (round < this.joinFrom) throw new GroupExcludedError(`${self} restarted during round ${round} and may have contributed to it before: it takes part from round ${this.joinFrom}`, { round, part, members: [] });
     try {
-      await this.push(round, part, data);
+      this.pushedTo = Math.max(this.pushedTo, round);
+      this.bytesSent += await pushContribution(this.conn, this.options, round, part, data, this.options.chunkBytes, this.options.roundTimeoutMs);
       const want = expected ?? (await this.liveMembers(round, part));
       this.wait = { round, part, stage: 'commit', want, since: Date.now() };
-      const members = await this.commit(round, part, want);
-      if (!members.includes(this.options.hostId)) throw new GroupExcludedError(`${this.options.hostId} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
+      const { members, lives } = await this.commit(round, part, want);
+      if (!members.includes(self)) throw new GroupExcludedError(`${self} was dropped from round ${round} (${part}): it was committed with ${members.join(', ') || 'nobody'} before this member's contribution came (late past ${this.options.roundTimeoutMs} ms, or not expected: behind the group and not joining)`, { round, part, members });
+      const mine = lives[self];
+      // An earlier process of this host contributed to the round before it died, and the commit took that contribution
+      // (its ids and token counts, which the others sum and record): this process must stay out of the round.
+      if (mine !== undefined && mine !== this.options.life) throw new GroupExcludedError(`${self} restarted as a new process during round ${round}: the round's ${part} was committed with the contribution of its previous process (life ${mine}, this one ${this.options.life}); it takes part from round ${round + 1}`, { round, part, members });
       this.wait = { round, part, stage: 'gather', want: members, since: Date.now() };
-      const contributions = await this.gather(round, part, members);
+      const contributions = await this.gather(round, part, members, lives);
       return { members, contributions, ms: performance.now() - t0 };
     } finally {
       this.wait = null;
@@ -270,99 +229,53 @@ export class GroupReduce {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.watcher?.stop();
+    this.closed = true;
     this.sub.stop();
-    this.batchSub?.unsubscribe();
-    for (const w of this.waiters) w();
-    await this.members.delete(this.options.hostId).catch(() => undefined);
+    this.batches.close();
+    this.contributions.wake();
+    await this.members.close();
   }
 
-  private async beat(): Promise<void> {
-    await this.members.put(this.options.hostId, new TextEncoder().encode(JSON.stringify({ round: this.left ? ABSENT : this.applied, ts: Date.now() })));
+  private chunk(m: Parameters<Contributions['add']>[0]): void {
+    const round = this.contributions.add(m, this.members.applied - 1);
+    if (round === null || round <= this.newest) return;
+    this.newest = round;
+    this.contributions.forgetBefore(round - 2);
+    this.keys.forgetBefore(round - 2);
+    if (round > this.members.applied) for (const fn of this.roundListeners) fn(round);
   }
 
-  private async push(round: number, part: string, data: Uint8Array): Promise<void> {
-    const max = Math.max(1024, Math.min(this.options.chunkBytes, (this.conn.nc.info?.max_payload ?? 1024 * 1024) - 4096));
-    const total = data.length;
-    this.pushedTo = Math.max(this.pushedTo, round);
-    const acks: Promise<unknown>[] = [];
-    for (let at = 0; at === 0 || at < total; at += max) {
-      const h = natsHeaders();
-      for (const [k, v] of [[H.round, round], [H.part, part], [H.host, this.options.hostId], [H.offset, at], [H.total, total]] as const) h.set(k, String(v));
-      const chunk = data.subarray(at, Math.min(total, at + max));
-      acks.push(this.conn.js.publish(SUBJECTS.learnerReduce, chunk, { headers: h, timeout: this.options.roundTimeoutMs }));
-      this.bytesSent += chunk.length;
+  /** The part's committed member set and lives: ours if we create the key first, else the one already there. */
+  private async commit(round: number, part: string, expected: string[]): Promise<Commit> {
+    const deadline = Date.now() + this.options.roundTimeoutMs;
+    const lives = await this.keys.pinnedLives(round, part);
+    for (;;) {
+      if (this.closed) throw new LearnerStateError(`${this.options.hostId} left the learner group during round ${round} (${part})`, { round, part });
+      const done = await this.keys.read(round, part); // a busy server answering late reads as none: ask again
+      if (done !== null) return done;
+      const have = this.contributions.have(round, part, lives);
+      if (expected.every((h) => have.has(h)) || Date.now() >= deadline) {
+        // A round so old that its keys were pruned: creating its commit again could split the group.
+        const pruned = await this.keys.prunedThrough();
+        if (round <= pruned) throw new GroupExcludedError(`${this.options.hostId} is too late for round ${round}: the group pruned rounds up to ${pruned}`, { round, part, members: [] });
+        const c: Commit = { members: [...have.keys()], lives: Object.fromEntries(have) };
+        if (await this.keys.create(round, part, c)) return c;
+        continue; // somebody committed first: read theirs
+      }
+      await this.contributions.next(Math.min(100, Math.max(1, deadline - Date.now())));
+      if (Date.now() < deadline && !expected.every((h) => this.contributions.have(round, part, lives).has(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
     }
-    await Promise.all(acks);
   }
 
-  private chunk(m: { headers?: MsgHdrs; data: Uint8Array }): void {
-    const get = (k: string): string => m.headers?.get(k) ?? '';
-    const round = Number(get(H.round)), offset = Number(get(H.offset)), total = Number(get(H.total));
-    const part = get(H.part), host = get(H.host);
-    if (!Number.isSafeInteger(round) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(total) || !part || !host || offset + m.data.length > total) return;
-    if (round < this.applied - 1) return; // a round long done
-    const key = `${round}/${part}`;
-    let byHost = this.parts.get(key);
-    if (byHost === undefined) this.parts.set(key, (byHost = new Map()));
-    let a = byHost.get(host);
-    if (a === undefined || a.bytes.length !== total) byHost.set(host, (a = { bytes: new Uint8Array(total), received: 0 }));
-    a.bytes.set(m.data, offset);
-    a.received += m.data.length;
-    if (round > this.newest) {
-      this.newest = round;
-      for (const [k] of this.parts) if (Number(k.split('/')[0]) < round - 2) this.parts.delete(k);
-      if (round > this.applied) for (const fn of this.roundListeners) fn(round);
-    }
-    if (a.received >= total) for (const w of [...this.waiters]) w();
-  }
-
-  private have(round: number, part: string): string[] {
-    const byHost = this.parts.get(`${round}/${part}`);
-    return byHost ? [...byHost].filter(([, a]) => a.received === a.bytes.length).map(([h]) => h).sort() : [];
-  }
-
-  /** The part's committed member set: ours if we create the key first, else the one already there. */
-  private async commit(round: number, part: string, expected: string[]): Promise<string[]> {
-    const key = learnerRoundKey(round, part);
+  /** The committed contributions (of the committed lives), waiting for any still arriving; one that never arrives is fatal here. */
+  private async gather(round: number, part: string, members: string[], lives: Record<string, string>): Promise<Uint8Array[]> {
     const deadline = Date.now() + this.options.roundTimeoutMs;
     for (;;) {
-      const e = await this.rounds.get(key).catch(() => null); // a busy server answering late: ask again
-      if (e?.operation === 'PUT') return (JSON.parse(new TextDecoder().decode(e.value)) as { members: string[] }).members;
-      const have = this.have(round, part);
-      if (expected.every((h) => have.includes(h)) || Date.now() >= deadline) {
-        try {
-          await this.rounds.create(key, new TextEncoder().encode(JSON.stringify({ members: have, ts: Date.now() })));
-          return have;
-        } catch {
-          continue; // somebody committed first: read theirs
-        }
-      }
-      await this.nextChunk(Math.min(100, Math.max(1, deadline - Date.now())));
-      if (Date.now() < deadline && !expected.every((h) => this.have(round, part).includes(h))) expected = (await this.liveMembers(round, part)).filter((h) => expected.includes(h));
+      const have = this.contributions.have(round, part, Object.keys(lives).length > 0 ? lives : undefined);
+      if (members.every((h) => have.has(h))) return members.map((h) => this.contributions.bytes(round, part, h, have.get(h)!));
+      if (this.closed) throw new LearnerStateError(`${this.options.hostId} left the learner group during round ${round} (${part})`, { round, part });
+      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.has(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
+      await this.contributions.next(Math.min(100, deadline - Date.now()));
     }
-  }
-
-  /** The committed members' contributions, waiting for any still arriving; one that never arrives is fatal here. */
-  private async gather(round: number, part: string, members: string[]): Promise<Uint8Array[]> {
-    const deadline = Date.now() + this.options.roundTimeoutMs;
-    for (;;) {
-      const have = this.have(round, part);
-      if (members.every((h) => have.includes(h))) {
-        const byHost = this.parts.get(`${round}/${part}`)!;
-        return members.map((h) => byHost.get(h)!.bytes);
-      }
-      if (Date.now() >= deadline) throw new GroupOutOfSyncError(`round ${round} (${part}) sums ${members.join(', ')}, but the contribution of ${members.filter((h) => !have.includes(h)).join(', ')} never reached ${this.options.hostId}`, { round, part, members });
-      await this.nextChunk(Math.min(100, deadline - Date.now()));
-    }
-  }
-
-  private nextChunk(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => (clearTimeout(t), this.waiters.delete(done), resolve());
-      const t = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
   }
 }

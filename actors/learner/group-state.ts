@@ -6,7 +6,7 @@
 import type { AdamWState, ShapeTable } from '../../model/index.js';
 import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from '../../model/index.js';
 import type { Connection } from '../../runtime/connection.js';
-import { OBJECT_NAMES } from '../../runtime/subjects.js';
+import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES, objectMetaToken } from '../../runtime/subjects.js';
 import { configHash, decodeWeightPayload, downloadRecord, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../weight-sync/index.js';
 import { LearnerStateError } from './errors.js';
 
@@ -21,7 +21,10 @@ export interface GroupState {
 const META = { version: 'spade.policy_version', round: 'spade.group_round', step: 'spade.step' } as const;
 const objectName = (version: number): string => `${OBJECT_NAMES.groupStatePrefix}${version}`;
 
-/** Uploads the optimizer moments and round of `version` and deletes those older than the previous version's. */
+/**
+ * Uploads the optimizer moments and round of `version` and deletes those older than the previous version's, with
+ * their meta entries: a deleted object otherwise leaves its meta behind (one per version, for good).
+ */
 export async function publishGroupState(conn: Connection, version: number, round: number, optimizer: AdamWState): Promise<void> {
   const { os } = await openWeightStores(conn);
   const tensors: Array<[string, { shape: number[]; data: Float32Array }]> = [];
@@ -33,7 +36,10 @@ export async function publishGroupState(conn: Connection, version: number, round
   for (const o of await os.list()) {
     if (!o.name.startsWith(OBJECT_NAMES.groupStatePrefix)) continue;
     const v = Number(o.name.slice(OBJECT_NAMES.groupStatePrefix.length));
-    if (Number.isInteger(v) && v < version - 1) await os.delete(o.name).catch(() => undefined);
+    if (!Number.isInteger(v) || v >= version - 1) continue;
+    await os.delete(o.name).catch(() => undefined); // another member's publish may have deleted it first
+    // Housekeeping: a failure costs a few hundred bytes, not the version (a refusal is reported on the connection).
+    await conn.jsm.streams.purge(NATS_SUBJECTS.objectStream(OBJECT_STORES.weights), { filter: NATS_SUBJECTS.objectMeta(OBJECT_STORES.weights, objectMetaToken(o.name)) }).catch(() => undefined);
   }
 }
 

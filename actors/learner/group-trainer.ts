@@ -5,7 +5,7 @@
 // the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
 // with an empty contribution, so all members stay in lockstep.
 import { createHash } from 'node:crypto';
-import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import { noUpdateStats, type PolicyTrainer, type UpdateStats } from './policy-trainer.js';
 import { ROLES, roleTokens, type Role, type Row } from './rows.js';
 import type { TrainerHandle, TrainerState } from './trainer-thread.js';
 import type { GroupReduce } from './group-reduce.js';
@@ -120,7 +120,7 @@ export class GroupTrainer implements TrainerHandle {
       const step = grads === null ? null : this.trainer.optimizer.update(this.trainer.weights, grads);
       computeMs += performance.now() - t1;
       stats ??= {
-        ...(local?.stats ?? emptyStats()), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
+        ...(local?.stats ?? noUpdateStats(0)), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
       };
     }
     this.round_ = r;
@@ -132,6 +132,9 @@ export class GroupTrainer implements TrainerHandle {
     // that member's own trajectories (never acked) would be applied a second time when they come back to the joiner.
     await this.group.recordIds(r, applied);
     await this.group.appliedRound(r, members);
+    // The round's first member (the one that publishes) prunes the bucket's old rounds; a failed prune costs nothing
+    // but space, so it is reported and the round stands.
+    if (members[0] === this.group.options.hostId) await this.group.prune().catch((err: Error) => this.group.options.log(`learner group: pruning old rounds failed: ${err.message}`));
     return {
       ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
       group: { round: r, members, ids: applied, computeMs, commMs, bytesSent: this.group.bytesSent - sent0, hash: this.hash },
@@ -171,9 +174,4 @@ export class GroupTrainer implements TrainerHandle {
     }
     return out;
   }
-}
-
-function emptyStats(): Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> {
-  const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
-  return { rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } } };
 }

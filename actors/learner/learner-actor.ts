@@ -75,7 +75,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
       if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
-      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop, group: inGroup, groupRoundTimeoutMs } = validateLearnerOptions(o);
+      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop, group: inGroup, groupRoundTimeoutMs, groupKeepRounds, groupKeepRoundsMs } = validateLearnerOptions(o);
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
       let restarts = 0;
@@ -126,7 +126,9 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       };
       if (inGroup) {
         // Every learner host trains: no lock, each pulls its share; the rounds keep the weights the same everywhere.
-        group = await GroupReduce.start(env.conn, { hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs }, ABSENT);
+        group = await GroupReduce.start(env.conn, {
+          hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs, keepRounds: groupKeepRounds, keepMs: groupKeepRoundsMs, log: hooks.log ?? env.log,
+        }, ABSENT);
         current = create();
         await current;
         pulling = await env.pull(input);

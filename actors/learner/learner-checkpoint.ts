@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { syncPath, writeDurably } from '../../model/index.js';
 import { HfTokenizer, loadCheckpoint, saveCheckpoint, type AdamWState, type ShapeTable, type Tokenizer } from '../../model/index.js';
 import { saveHfModel, validateDecoderConfig, type DecoderConfig } from '../../model/index.js';
-import { LearnerStateError } from './errors.js';
+import { isNonFiniteTensorError } from '../../model/index.js';
+import { LearnerDivergedError, LearnerStateError } from './errors.js';
 
 export interface LearnerState {
   /** The last published policy version. */
@@ -39,6 +40,19 @@ export interface LearnerCheckpoint {
   optimizer?: AdamWState;
   /** An imported model's Hugging Face config.json: kept in the checkpoint, written back by the export. */
   hfConfig?: Record<string, unknown>;
+}
+
+/**
+ * Saves a checkpoint of `trained` (the trainer's weights and optimizer) with `c`. saveCheckpoint refuses NaN/Inf (a
+ * checkpoint between publishes, publishEvery > 1, would otherwise keep them): that is the learner's divergence.
+ */
+export async function saveTrainedCheckpoint(stateDir: string, c: Omit<LearnerCheckpoint, 'params' | 'optimizer'> & { shapes: ShapeTable }, trained: { weights: Map<string, Float32Array>; optimizer: AdamWState }, keep: number, format: 'spade' | 'hf'): Promise<void> {
+  try {
+    await saveLearnerCheckpoint(stateDir, { ...c, params: trained.weights, optimizer: trained.optimizer }, keep, format);
+  } catch (err) {
+    if (isNonFiniteTensorError(err)) throw new LearnerDivergedError(`${/^[mv]\./.test(err.tensor) ? 'the optimizer moments' : 'the weights'} after update ${c.state.updates} (not checkpointed)`, { tensor: err.tensor, index: err.index, value: err.value }, err);
+    throw err;
+  }
 }
 
 const LATEST = 'LATEST';

@@ -4,25 +4,23 @@
 // accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher, isNonFiniteWeightsError, isWeightTransportError } from '../../weight-sync/index.js';
-import { isNonFiniteTensorError, parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
+import { WeightPublisher, isStaleVersionError } from '../../weight-sync/index.js';
+import { parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
 import { AccountingLog } from './accounting.js';
-import { LearnerDivergedError, LearnerStateError } from './errors.js';
-import { saveLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
+import { LearnerStateError } from './errors.js';
+import { joinGroup, logMissedRounds } from './group-join.js';
+import type { GroupReduce } from './group-reduce.js';
+import { GroupTrainer, type GroupUpdateStats } from './group-trainer.js';
+import { saveTrainedCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import { initialLearnerState, transition, type BatchIn, type LearnerEffect, type LearnerEvent, type LearnerLogicOptions, type LearnerLogicState } from './learner-logic.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
 import { loadLearnerModel } from './learner-model.js';
+import { publishVersion } from './learner-publish.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
-import type { UpdateStats } from './policy-trainer.js';
-import { LocalTrainer, type TrainerHandle } from './trainer-thread.js';
-import type { GroupReduce } from './group-reduce.js';
-import { GroupTrainer, type GroupUpdateStats } from './group-trainer.js';
-import { loadGroupState, publishGroupState } from './group-state.js';
-import { LearnerStateError as GroupStateError } from './errors.js';
-import { isStaleVersionError } from '../../weight-sync/index.js';
+import { noUpdateStats } from './policy-trainer.js';
+import type { TrainerHandle } from './trainer-thread.js';
 
 export interface LearnerDeps {
   conn: Connection;
@@ -106,53 +104,16 @@ export class Learner extends EventEmitter {
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
-    if (deps.group && o.publishEvery !== 1) throw new GroupStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
+    if (deps.group && o.publishEvery !== 1) throw new LearnerStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
     // The others' next round waits for this member while it loads (the model, then the group's state).
     await deps.group?.joining();
     // A group member trains on the main thread: its gradients go out over the bus between backward and step.
     const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
-    const missed: Array<[number, string[]]> = [];
-    if (deps.group) {
-      const local = m.trainer as LocalTrainer;
-      // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
-      let g: Awaited<ReturnType<typeof loadGroupState>> = null;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          g = await loadGroupState(deps.conn, m.config, parameterShapes(m.config));
-          break;
-        } catch (err) {
-          if (!isWeightTransportError(err) || attempt >= 5) throw err;
-          await new Promise((r) => setTimeout(r, 200 * attempt));
-        }
-      }
-      if (g !== null && g.round > m.state.updates) {
-        // The group is ahead of this host's checkpoint (a join, or a restart after the others went on): take its state,
-        // and the ids of the rounds missed, so that their redeliveries are recognised here too.
-        for (let r = m.state.updates + 1; r <= g.round; r++) {
-          const ids = await deps.group.roundIds(r);
-          // Every member of a round records its ids before it goes on, so a published state has them for all its rounds.
-          if (ids === null) throw new GroupStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${deps.hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
-          missed.push([r, ids]);
-        }
-        for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
-        local.trainer.optimizer.loadState(g.optimizer);
-        m.state = { ...m.state, version: g.version, updates: g.round };
-        m.origin = 'group';
-      }
-      m.trainer = new GroupTrainer(local.trainer, deps.group, m.state.updates);
-      await deps.group.appliedRound(m.state.updates);
-    }
+    const missed = deps.group ? await joinGroup(deps.conn, deps.group, deps.hostId, m, deps.log) : [];
     let accounting: AccountingLog | null = null;
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
-      if (missed.length > 0) {
-        for (const [r, ids] of missed) {
-          const fresh = ids.filter((id) => !accounting!.seen(id)); // a round this host applied before it stopped is logged already
-          if (fresh.length > 0) await accounting.applied(r, m.state.version, fresh);
-        }
-        await accounting.sync();
-        accounting.checkpointed(); // final: the group's published state holds them
-      }
+      await logMissedRounds(accounting, missed, m.state.version);
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
       // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
       // updates as the weights), the drops from the log (final as soon as written, so also those since the last
@@ -279,7 +240,8 @@ export class Learner extends EventEmitter {
             return { type: 'trained', stats, groupIds: stats.group.ids };
           });
         }
-        return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : this.idleUpdate() }));
+        // Trajectories that all had zero advantage: no compute, no optimizer step.
+        return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : noUpdateStats(this.trainer.step) }));
       case 'publish':
         // In a group only the round's first member uploads; the others move to the same version without.
         if (this.deps.group && this.roundMembers[0] !== this.deps.hostId) return this.later(async () => ({ type: 'published', version: f.version }));
@@ -309,46 +271,15 @@ export class Learner extends EventEmitter {
     void work().then((e) => this.dispatch(e), (error: Error) => this.dispatch({ type: 'failed', error })).catch(() => undefined);
   }
 
-  /** The report of an update whose trajectories all had zero advantage: no compute, no optimizer step. */
-  private idleUpdate(): UpdateStats {
-    const step = this.trainer.step;
-    const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
-    return {
-      rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } },
-      gradNorm: 0, lr: 0, optimizerStep: step, computeMs: 0,
-    };
-  }
-
-  /** Publishes, retrying transport failures a few times (a NATS hiccup must not cost the update). */
-  private async publish(version: number): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.publisher.publish(await this.trainer.weights(), { version, step: this.trainer.step });
-        if (this.trainer instanceof GroupTrainer) await publishGroupState(this.deps.conn, version, this.trainer.round, (await this.trainer.state()).optimizer);
-        return;
-      } catch (err) {
-        // The publisher refuses NaN/Inf before uploading anything: say that the learner diverged.
-        if (isNonFiniteWeightsError(err)) throw new LearnerDivergedError(`the weights of version ${version} (not published)`, { tensor: err.tensor ?? '?', index: err.index, value: err.value }, err);
-        if (!isWeightTransportError(err) || attempt >= 5) throw err;
-        this.log(`learner: publishing version ${version} failed (attempt ${attempt}), retrying: ${err.message}`);
-        await new Promise((r) => setTimeout(r, 500 * attempt));
-      }
-    }
+  private publish(version: number): Promise<void> {
+    return publishVersion(this.deps.conn, this.publisher, this.trainer, version, this.log);
   }
 
   /** The update lines first, then weights, optimizer and learner state. */
   private async checkpoint(state: LearnerState): Promise<void> {
     await this.accounting.sync();
-    const trained = await this.trainer.state();
-    try {
-      await saveLearnerCheckpoint(this.deps.stateDir, {
-        state, model: { ...this.config }, params: trained.weights, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, hfConfig: this.hfConfig, optimizer: trained.optimizer,
-      }, this.options.keepCheckpoints, this.options.checkpointFormat);
-    } catch (err) {
-      // saveCheckpoint refuses NaN/Inf (a checkpoint between publishes, publishEvery > 1, would otherwise keep them).
-      if (isNonFiniteTensorError(err)) throw new LearnerDivergedError(`${/^[mv]\./.test(err.tensor) ? 'the optimizer moments' : 'the weights'} after update ${state.updates} (not checkpointed)`, { tensor: err.tensor, index: err.index, value: err.value }, err);
-      throw err;
-    }
+    const c = { state, model: { ...this.config }, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, hfConfig: this.hfConfig };
+    await saveTrainedCheckpoint(this.deps.stateDir, c, await this.trainer.state(), this.options.keepCheckpoints, this.options.checkpointFormat);
     this.accounting.checkpointed();
   }
 

@@ -98,6 +98,13 @@ export interface LearnerOptions {
   group?: boolean;
   /** In a group: how long a round waits for a member's contribution before dropping that member from the round. */
   groupRoundTimeoutMs?: number;
+  /**
+   * In a group: the round keys kept in the rounds bucket (older ones are pruned): the newest `groupKeepRounds` rounds
+   * (more than checkpointEvery, so a live member acked a pruned round's trajectories) and every round committed within
+   * `groupKeepRoundsMs` before those (more than the delivery's ack_wait, so a dead member's came back already).
+   */
+  groupKeepRounds?: number;
+  groupKeepRoundsMs?: number;
 }
 
 export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoint' | 'stateDir' | 'model' | 'tokenizer'>> &
@@ -135,6 +142,8 @@ export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoi
   trainOnStop: true,
   group: false,
   groupRoundTimeoutMs: 30_000,
+  groupKeepRounds: 64,
+  groupKeepRoundsMs: 600_000,
 };
 
 const intAtLeast = (min: number) => s.int({ min });
@@ -204,6 +213,8 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     skipZeroAdvantage: s.boolean(),
     group: s.boolean(),
     groupRoundTimeoutMs: intAtLeast(100),
+    groupKeepRounds: intAtLeast(1),
+    groupKeepRoundsMs: intAtLeast(0),
   },
   { strict: true },
 );
@@ -218,6 +229,7 @@ export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loo
     if (!isModelOptionError(err)) throw err;
     throw new OptionsError(at(err.field), err.expected, err.actual);
   };
+  if (o.group && o.groupKeepRounds <= o.checkpointEvery) throw new OptionsError(`${path}.groupKeepRounds`, `an integer > checkpointEvery (${o.checkpointEvery}): a pruned round's trajectories must be acked at a checkpoint first`, o.groupKeepRounds);
   try {
     validateDecoderConfig(o.model);
   } catch (err) {

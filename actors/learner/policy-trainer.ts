@@ -41,6 +41,15 @@ export interface UpdateStats {
   computeMs: number;
 }
 
+/** The statistics of an update that computed nothing (no rows, or only zero-advantage ones): no optimizer step. */
+export function noUpdateStats(optimizerStep: number): UpdateStats {
+  const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
+  return {
+    rows: 0, tokens: 0, processedTokens: 0, loss: 0, clipFraction: 0, tisFraction: 0, meanRatio: 1, byRole: { designer: none, agent: { ...none } },
+    gradNorm: 0, lr: 0, optimizerStep, computeMs: 0,
+  };
+}
+
 export interface PolicyTrainerOptions extends ObjectiveOptions {
   epochs: number;
   /** Score a row at the temperature it was sampled at (Row.temperature); absent/false: at 1. */

@@ -28,6 +28,8 @@ t.test('the permission matrix grants each role only its writes', async (t) => {
       ['evaluator', SUBJECTS.trajLabeled], ['evaluator', kv(BUCKETS.policy, POLICY_KEYS.designerBaseline)], ['evaluator', kv(BUCKETS.envMemory, 'k')],
       ['learner', kv(BUCKETS.policy, POLICY_KEYS.version)], ['learner', kv(BUCKETS.policy, POLICY_KEYS.learnerLock)], ['learner', weightsChunk],
       ['learner', NATS_SUBJECTS.objectWrite(OBJECT_STORES.weights)[1]!], ['learner', SUBJECTS.learnerReduce], ['learner', SUBJECTS.weightsLive],
+      ['learner', SUBJECTS.learnerBatches], ['learner', kv(BUCKETS.learners, 'learner-a')], ['learner', kv(BUCKETS.learnerRounds, 'r1.meta')],
+      ['learner', NATS_SUBJECTS.streamPurge(NATS_SUBJECTS.kvStream(BUCKETS.learnerRounds))],
       ['echo', SUBJECTS.resultEcho],
     ];
     for (const [role, subject] of own) t.ok(may(role, subject), `${role} may publish ${subject}`);
@@ -50,6 +52,8 @@ t.test('the permission matrix grants each role only its writes', async (t) => {
     for (const [role, subject] of forbidden) t.notOk(may(role, subject), `${role} may not publish ${subject}`);
     const writers = Object.keys(ROLE_ACCESS).filter((r) => r !== ADMIN && (may(r, weightsChunk) || may(r, kv(BUCKETS.policy, POLICY_KEYS.version))));
     t.same(writers, ['learner'], 'only the learner writes weights and the policy version');
+    const group = [SUBJECTS.learnerReduce, SUBJECTS.learnerBatches, kv(BUCKETS.learners, 'h'), kv(BUCKETS.learnerRounds, 'r1.meta'), NATS_SUBJECTS.streamPurge(NATS_SUBJECTS.kvStream(BUCKETS.learnerRounds))];
+    t.same(Object.keys(ROLE_ACCESS).filter((r) => r !== ADMIN && group.some((s) => may(r, s))), ['learner'], "only the learner writes the learner group's subjects, keys and purges");
     const reader = permissionsFor(READER);
     t.same(reader.publish.allow, [...NATS_SUBJECTS.lookApi, ...NATS_SUBJECTS.streamRead('*')], 'the reader publishes nothing but read-only JetStream calls');
     for (const s of [SUBJECTS.jobDesign, SUBJECTS.sandboxStep, kv(BUCKETS.members, 'h'), kv(BUCKETS.policy, POLICY_KEYS.version), weightsChunk, NATS_SUBJECTS.manageApi[0]!.replace('*', STREAMS.envs)])

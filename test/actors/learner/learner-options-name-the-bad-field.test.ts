@@ -11,6 +11,8 @@ t.test('defaults and field-naming errors', async (t) => {
     [{ eta: -1 }, 'eta'], [{ eta: 1.5 }, 'eta'], [{ clipEps: 0 }, 'clipEps'], [{ tisCap: 0.5 }, 'tisCap'], [{ objective: 'ppo' }, 'objective'],
     [{ minibatchTrajectories: 0 }, 'minibatchTrajectories'], [{ checkpointEvery: 0 }, 'checkpointEvery'], [{ skipZeroAdvantage: 'yes' }, 'skipZeroAdvantage'],
     [{ initCheckpoint: '' }, 'initCheckpoint'], [{ etaa: 1 }, 'etaa'],
+    // A group prunes a round's keys only once its trajectories were acked at a checkpoint.
+    [{ group: true, checkpointEvery: 10, groupKeepRounds: 10 }, 'groupKeepRounds'], [{ groupKeepRoundsMs: -1 }, 'groupKeepRoundsMs'],
   ] as const) {
     try {
       validateLearnerOptions(bad as never);

@@ -1,0 +1,67 @@
+// A learner joining the learner group: it starts from its own checkpoint, unless the group's published state is
+// further along; then it takes the group's weights and optimizer moments (group-state.ts) and the trajectory ids of
+// the rounds it missed, so that their redeliveries are recognised here too (rounds pruned from the bucket are past
+// redelivery: their ids are not needed).
+import { parameterShapes } from '../../model/index.js';
+import { isWeightTransportError } from '../../weight-sync/index.js';
+import type { Connection } from '../../runtime/connection.js';
+import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
+import type { AccountingLog } from './accounting.js';
+import { LearnerStateError } from './errors.js';
+import type { GroupReduce } from './group-reduce.js';
+import { loadGroupState } from './group-state.js';
+import { GroupTrainer } from './group-trainer.js';
+import type { LoadedLearnerModel } from './learner-model.js';
+import type { LocalTrainer } from './trainer-thread.js';
+
+/** The trajectory ids of each group round this member missed, to append to its accounting log. */
+export type MissedRounds = Array<[round: number, ids: string[]]>;
+
+/**
+ * Moves `m` (loaded on the main thread) to the group's state when that is newer, wraps its trainer in a GroupTrainer
+ * and beats the round it starts from. Returns the rounds it missed.
+ */
+export async function joinGroup(conn: Connection, group: GroupReduce, hostId: string, m: LoadedLearnerModel, log?: (line: string) => void): Promise<MissedRounds> {
+  const local = m.trainer as LocalTrainer;
+  const missed: MissedRounds = [];
+  // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
+  let g: Awaited<ReturnType<typeof loadGroupState>> = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      g = await loadGroupState(conn, m.config, parameterShapes(m.config));
+      break;
+    } catch (err) {
+      if (!isWeightTransportError(err) || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+  if (g !== null && g.round > m.state.updates) {
+    // The group is ahead of this host's checkpoint (a join, or a restart after the others went on).
+    const pruned = await group.prunedThrough();
+    if (pruned > m.state.updates) log?.(`learner: rounds ${m.state.updates + 1}..${Math.min(pruned, g.round)} were pruned from ${BUCKETS.learnerRounds}; their trajectories are final, their ids not logged here`);
+    for (let r = Math.max(m.state.updates, pruned) + 1; r <= g.round; r++) {
+      const ids = await group.roundIds(r);
+      // Every member of a round records its ids before it goes on, so a published state has them for all its rounds.
+      if (ids === null) throw new LearnerStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
+      missed.push([r, ids]);
+    }
+    for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
+    local.trainer.optimizer.loadState(g.optimizer);
+    m.state = { ...m.state, version: g.version, updates: g.round };
+    m.origin = 'group';
+  }
+  m.trainer = new GroupTrainer(local.trainer, group, m.state.updates);
+  await group.appliedRound(m.state.updates);
+  return missed;
+}
+
+/** Appends the missed rounds' ids to the accounting log, as final: the group's published state holds them. */
+export async function logMissedRounds(accounting: AccountingLog, missed: MissedRounds, version: number): Promise<void> {
+  if (missed.length === 0) return;
+  for (const [r, ids] of missed) {
+    const fresh = ids.filter((id) => !accounting.seen(id)); // a round this host applied before it stopped is logged already
+    if (fresh.length > 0) await accounting.applied(r, version, fresh);
+  }
+  await accounting.sync();
+  accounting.checkpointed();
+}
