@@ -12,6 +12,7 @@ import { HostError, isMessageError, isPermanentError, isPermissionError } from '
 import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
+import { untilAnswered } from './jetstream-retry.js';
 import { Membership } from './membership.js';
 import { MemoryGate, type GateState } from './memory-gate.js';
 import { Metric } from './message-types.js';
@@ -67,6 +68,8 @@ export class ActorHost {
   private membership: Membership | undefined;
   private draining = false;
   private stopping = false;
+  /** Aborted by stop(): ends a start that is still retrying to open a subscription. */
+  private readonly halt = new AbortController();
   private readonly log: (line: string) => void;
   /** Null when host.memoryBudgetMb is 0. */
   private readonly gate: MemoryGate | null;
@@ -121,8 +124,9 @@ export class ActorHost {
       this.running.push(r);
       await actor.start?.(env);
       for (const input of [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])]) await this.openInput(r, input);
-      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log);
+      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log, { signal: this.halt.signal });
     }
+    if (this.stopping) throw new HostError(`host ${hostId} was stopped while it started`, { stopped: true });
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
       inflight: this.running.reduce((n, r) => n + r.slots.inUse, 0),
@@ -130,7 +134,8 @@ export class ActorHost {
       rssMb: (this.opts.readRss?.() ?? process.memoryUsage.rss()) / 2 ** 20,
       shedding: this.shedding,
     }));
-    await this.membership.start();
+    const membership = this.membership;
+    await untilAnswered(`host ${hostId}: first heartbeat`, () => membership.start(), this.log, { signal: this.halt.signal });
     this.gate?.start();
   }
 
@@ -325,6 +330,7 @@ export class ActorHost {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.halt.abort(new HostError(`host ${this.opts.hostId} is stopping`));
     // A host shedding for memory takes nothing more, so it does not wait for the rest to be delivered either.
     if (!this.shedding) await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(r.env.conn, p))));
     this.draining = true;

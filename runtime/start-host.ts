@@ -14,7 +14,7 @@ import { ActorHost } from './host.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 import { accessOf, ADMIN, authorizationBlock, ROLE_ACCESS } from './permissions.js';
 import { resolveRoles, type RoleRegistry } from './roles.js';
-import { awaitTopology, ensureTopology } from './topology.js';
+import { awaitTopology, declareTopology } from './topology.js';
 
 export const START_HELP = `Usage: spade start [options]      (same as: node runtime/start.js [options])
 
@@ -158,7 +158,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
         const m = manager === ADMIN ? await openConnection(config.nats, `spade-${hostId}-${ADMIN}`, 10_000, { role: ADMIN }) : conns.get(manager)!;
         log(`declaring streams, consumers, buckets (as ${manager}) …`);
         try {
-          await ensureTopology(m, config);
+          await declareTopology(m, config, log);
         } finally {
           if (manager === ADMIN) await m.close();
         }
@@ -167,7 +167,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
       conn = await openConnection(config.nats, `spade-${hostId}`);
       for (const role of roles) conns.set(role, conn);
       log('declaring streams, consumers, buckets …');
-      await ensureTopology(conn, config);
+      await declareTopology(conn, config, log);
     }
     // A request can come before the caller registers its handler (a coordinator whose run another host finished
     // while this one was still starting actors): keep it and hand it over on registration, never drop it.

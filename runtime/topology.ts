@@ -5,6 +5,7 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, 
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
+import { untilAnswered, type UntilAnsweredOptions } from './jetstream-retry.js';
 import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
 
 const NANOS = 1_000_000;
@@ -156,4 +157,13 @@ export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Prom
   await conn.kvm.create(BUCKETS.learners, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
   await conn.kvm.create(BUCKETS.learnerRounds, { history: 1, replicas, storage });
   await conn.objm.create(OBJECT_STORES.weights, { replicas, storage });
+}
+
+/**
+ * ensureTopology, tried again every second while JetStream does not answer: a host started just after a cluster
+ * server was lost (its streams electing leaders) or restarted (recovering its store) would otherwise exit at start
+ * with the declare's timeout (the chaos soak's coordinator did, at its final restart).
+ */
+export function declareTopology(conn: Connection, cfg: ClusterConfig, log: (line: string) => void, o: UntilAnsweredOptions = {}): Promise<void> {
+  return untilAnswered('declaring the topology', () => ensureTopology(conn, cfg), log, o);
 }
