@@ -61,3 +61,11 @@ export async function deadLetterAndAck(js: JetStreamClient, msg: JsMsg, info: De
     return false;
   }
 }
+
+/** deadLetterAndAck for a host: counts and says what happened (`[role] dead-lettered <subject>#<seq>: <reason>`), or that it will be retried. */
+export async function deadLetterLogged(js: JetStreamClient, msg: JsMsg, info: DeadLetterInfo, log: (line: string) => void): Promise<boolean> {
+  const where = `${msg.subject}#${msg.info.streamSequence}`;
+  const done = await deadLetterAndAck(js, msg, info);
+  log(done ? `[${info.role}] dead-lettered ${where}: ${info.reason}` : `[${info.role}] cannot dead-letter ${where}; will retry`);
+  return done;
+}
