@@ -258,7 +258,7 @@ export class ActorHost {
 
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
     const info = { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: r.env.conn.nc.info?.max_payload };
-    if (await deadLetterLogged(r.env.conn.js, msg, info, this.log)) this.stats.deadLettered++;
+    await deadLetterLogged(r.env.conn.js, msg, info, this.log, () => void this.stats.deadLettered++);
   }
 
   /** Graceful drain: stop pulling, let in-flight work finish up to the drain timeout, nak the rest; held messages are nak'ed after the actors stopped. */
