@@ -1,8 +1,8 @@
 // Cuttable links between the chaos soak's cluster servers: one TCP proxy per ordered pair (server i dials server j's
 // route port through proxy i→j), so a soak can cut every link of one server (a minority partition of one) and heal it,
-// without touching the servers. Each server advertises an address nothing listens on, so no server learns another's
-// real route port by gossip and every route goes through a proxy (checked by hand: with the links of n3 cut, n1 and
-// n2 keep their route and n3 has none, and the three routes come back through the proxies when healed).
+// without touching the servers. Each server advertises an address nothing listens on, so no server can learn another's
+// real route port by gossip and route around a cut (defensive: a run of the test without it held the cut too, as
+// nats-server 2.9 does not reconnect a learnt route). Test: test/loop/cut-links-isolate-one-cluster-server-until-healed.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /** The route URL each server advertises: refused at once, so only the explicit (proxied) routes connect. */
