@@ -61,3 +61,16 @@ export async function deadLetterAndAck(js: JetStreamClient, msg: JsMsg, info: De
     return false;
   }
 }
+
+/**
+ * deadLetterAndAck for a host: `counted` runs as soon as the record is written and the message acked (before this
+ * resolves, so a reader of the record finds it counted), and it says what happened
+ * (`[role] dead-lettered <subject>#<seq>: <reason>`), or that it will be retried.
+ */
+export async function deadLetterLogged(js: JetStreamClient, msg: JsMsg, info: DeadLetterInfo, log: (line: string) => void, counted: () => void): Promise<void> {
+  const where = `${msg.subject}#${msg.info.streamSequence}`;
+  if (await deadLetterAndAck(js, msg, info)) {
+    counted();
+    log(`[${info.role}] dead-lettered ${where}: ${info.reason}`);
+  } else log(`[${info.role}] cannot dead-letter ${where}; will retry`);
+}

@@ -1,51 +1,27 @@
 // The actor host: starts actors, pulls their work with N concurrent handlers, publishes results
 // durably before acking, keeps long work and held messages alive with in-progress acks, retries with
 // backoff up to max_deliver and then dead-letters, beats in the membership bucket, sheds new work while over its
-// memory budget, and drains on stop.
+// memory budget (host-memory-budget.ts), and drains on stop. Per-actor state and the lease sweep are in host-running.ts.
 import { setMaxListeners } from 'node:events';
 import type { JsMsg } from '@nats-io/jetstream';
-import type { Actor, ActorEnv, ActorInput, ActorOutput, HandlerContext, Pulling } from './actor.js';
+import type { Actor, ActorEnv, ActorInput, HandlerContext, Pulling } from './actor.js';
 import type { ClusterConfig } from './config-schema.js';
 import { asPermissionError, type Connection } from './connection.js';
-import { deadLetterAndAck } from './dead-letter.js';
+import { deadLetterLogged } from './dead-letter.js';
 import { HostError, isMessageError, isPermanentError, isPermissionError } from './errors.js';
 import { followDurable, type Follow } from './follow.js';
 import { Held, type Settled } from './held-message.js';
 import { sayOnce, takeDelivered, type Pull } from './pull.js';
+import { untilAnswered } from './jetstream-retry.js';
 import { Membership } from './membership.js';
-import { MemoryGate, type GateState } from './memory-gate.js';
-import { Metric } from './message-types.js';
-import { decode, encode } from './messages.js';
+import { hostMemoryGate } from './host-memory-budget.js';
+import { sweep, sweepEveryMs, type HostStats, type Running } from './host-running.js';
+import type { MemoryGate } from './memory-gate.js';
+import { decode } from './messages.js';
 import { publishOutputs } from './publish.js';
 import { Semaphore } from './semaphore.js';
-import { openSubscriptions, type OpenSubscriptions } from './subscriptions.js';
-import { SUBJECTS, durableName } from './subjects.js';
-
-export interface HostStats {
-  handled: number;
-  failed: number;
-  deadLettered: number;
-  naked: number;
-  /** Times the host stopped pulling for being over host.memoryBudgetMb. */
-  sheds: number;
-}
-
-interface InFlight {
-  ac: AbortController;
-  startedAt: number;
-  lastWorking: number;
-}
-
-interface Running {
-  actor: Actor;
-  env: ActorEnv;
-  slots: Semaphore;
-  pulls: Pull[];
-  inflight: Map<JsMsg, InFlight>;
-  sweeper?: NodeJS.Timeout;
-  abandoned: WeakSet<JsMsg>;
-  subscriptions?: OpenSubscriptions;
-}
+import { openSubscriptions } from './subscriptions.js';
+import { durableName } from './subjects.js';
 
 export interface ActorHostOptions {
   /** The host's connection: membership, and every role's unless `connFor` gives it its own. */
@@ -61,29 +37,31 @@ export interface ActorHostOptions {
   readRss?: () => number;
 }
 
+export type { HostStats } from './host-running.js';
+
 export class ActorHost {
   readonly stats: HostStats = { handled: 0, failed: 0, deadLettered: 0, naked: 0, sheds: 0 };
   private readonly running: Running[] = [];
   private membership: Membership | undefined;
   private draining = false;
   private stopping = false;
+  /** Aborted by stop(): ends a start that is still retrying to open a subscription. */
+  private readonly halt = new AbortController();
   private readonly log: (line: string) => void;
   /** Null when host.memoryBudgetMb is 0. */
   private readonly gate: MemoryGate | null;
 
   constructor(private readonly opts: ActorHostOptions) {
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
-    const h = opts.config.host;
-    if (h.memoryBudgetMb > 0 && !(h.memoryResumeAt < h.memoryShedAt)) {
-      throw new HostError(`host.memoryResumeAt must be below host.memoryShedAt (${h.memoryShedAt}), got ${h.memoryResumeAt}`, { field: 'host.memoryResumeAt' });
-    }
-    this.gate = h.memoryBudgetMb > 0
-      ? new MemoryGate({
-        budgetBytes: h.memoryBudgetMb * 2 ** 20, shedAt: h.memoryShedAt, resumeAt: h.memoryResumeAt, everyMs: h.memoryCheckMs,
-        ...(opts.readRss ? { readRss: opts.readRss } : {}),
-        onChange: (state) => this.onGate(state),
-      })
-      : null;
+    this.gate = hostMemoryGate({
+      config: opts.config, hostId: opts.hostId, log: this.log, ...(opts.readRss ? { readRss: opts.readRss } : {}),
+      closePulls: () => {
+        for (const r of this.running) for (const p of r.pulls) void p.messages.close().catch(() => undefined);
+      },
+      // The first running role's metric (with per-role users, a role may publish only its own metrics subject).
+      publisher: () => (this.running[0] ? { conn: this.running[0].env.conn, role: this.running[0].env.role } : { conn: opts.conn, role: 'host' }),
+      onShed: () => void this.stats.sheds++,
+    });
   }
 
   /** Whether the host has stopped pulling new jobs for being over its memory budget. */
@@ -121,8 +99,9 @@ export class ActorHost {
       this.running.push(r);
       await actor.start?.(env);
       for (const input of [...(actor.input ? [actor.input] : []), ...(actor.extraInputs ?? [])]) await this.openInput(r, input);
-      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log);
+      if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log, { signal: this.halt.signal });
     }
+    if (this.stopping) throw new HostError(`host ${hostId} was stopped while it started`, { stopped: true });
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
       inflight: this.running.reduce((n, r) => n + r.slots.inUse, 0),
@@ -130,29 +109,9 @@ export class ActorHost {
       rssMb: (this.opts.readRss?.() ?? process.memoryUsage.rss()) / 2 ** 20,
       shedding: this.shedding,
     }));
-    await this.membership.start();
+    const membership = this.membership;
+    await untilAnswered(`host ${hostId}: first heartbeat`, () => membership.start(), this.log, { signal: this.halt.signal });
     this.gate?.start();
-  }
-
-  /**
-   * Over the budget: every pull is closed (the server keeps what it has not delivered; what was delivered and not
-   * started yet is nak'ed back at once), handlers already running finish. Under the lower watermark: pulls resume
-   * (keepPulling waits on the gate). Said in the log and as a `host.shedding` metric (1 / 0).
-   */
-  private onGate(state: GateState): void {
-    const { memoryBudgetMb: budget, memoryShedAt, memoryResumeAt } = this.opts.config.host;
-    const rss = Math.round(state.rssBytes / 2 ** 20);
-    if (state.shedding) {
-      this.stats.sheds++;
-      this.log(`host ${this.opts.hostId}: RSS ${rss} MB is over ${memoryShedAt} of host.memoryBudgetMb (${budget} MB): not taking new jobs until it is under ${Math.round(memoryResumeAt * budget)} MB`);
-      for (const r of this.running) for (const p of r.pulls) void p.messages.close().catch(() => undefined);
-    } else this.log(`host ${this.opts.hostId}: RSS ${rss} MB is under ${memoryResumeAt} of host.memoryBudgetMb (${budget} MB): taking jobs again`);
-    const body = { role: 'host', host: this.opts.hostId, ts: Date.now(), name: 'host.shedding', value: state.shedding ? 1 : 0, tags: { rssMb: String(rss), budgetMb: String(budget) } };
-    // Published as the first running role's metric (with per-role users, a role may publish only its own metrics subject).
-    const by = this.running[0];
-    const conn = by?.env.conn ?? this.opts.conn;
-    const subject = SUBJECTS.metrics(by ? by.env.role : 'host');
-    void conn.js.publish(subject, encode(Metric, body)).catch((err: Error) => this.log(`cannot publish host.shedding: ${err.message}`));
   }
 
   private async openInput(r: Running, input: ActorInput<unknown>): Promise<Pulling> {
@@ -163,9 +122,9 @@ export class ActorHost {
     if (this.shedding) void pull.messages.close(); // keepPulling subscribes again once the gate opens
     pull.loop = this.keepPulling(r, pull);
     r.pulls.push(pull);
-    // One timer per actor, not two per message: in-progress acks for long work and held messages, and task timeouts.
+    // One timer per actor (host-running.ts): in-progress acks for long work and held messages, and task timeouts.
     const { ackWaitMs } = this.opts.config.delivery;
-    r.sweeper ??= setInterval(() => this.sweep(r), Math.max(100, Math.min(1_000, Math.floor(ackWaitMs / 3))));
+    r.sweeper ??= setInterval(() => sweep(r, ackWaitMs), sweepEveryMs(ackWaitMs));
     r.sweeper.unref();
     return {
       close: async () => {
@@ -297,34 +256,16 @@ export class ActorHost {
     else if (how === 'released' || how === 'drained') this.stats.naked++;
   }
 
-  /** Sends in-progress acks for work and held messages older than a third of ack_wait and aborts work past its timeout. */
-  private sweep(r: Running): void {
-    const now = Date.now();
-    const every = this.opts.config.delivery.ackWaitMs / 3;
-    const limit = r.env.roleConfig.taskTimeoutMs;
-    for (const p of r.pulls) for (const h of p.held) h.keepAlive(now, every);
-    for (const [msg, f] of r.inflight) {
-      if (now - f.lastWorking >= every) {
-        msg.working();
-        f.lastWorking = now;
-      }
-      if (now - f.startedAt > limit && !f.ac.signal.aborted)
-        f.ac.abort(new HostError(`task exceeded roles.${r.env.role}.taskTimeoutMs (${limit} ms)`, { role: r.env.role, subject: msg.subject, streamSeq: msg.info.streamSequence }));
-    }
-  }
-
   private async deadLetter(r: Running, msg: JsMsg, reason: string, code: string): Promise<void> {
-    const where = `${msg.subject}#${msg.info.streamSequence}`;
-    if (await deadLetterAndAck(r.env.conn.js, msg, { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: r.env.conn.nc.info?.max_payload })) {
-      this.stats.deadLettered++;
-      this.log(`[${r.env.role}] dead-lettered ${where}: ${reason}`);
-    } else this.log(`[${r.env.role}] cannot dead-letter ${where}; will retry`);
+    const info = { role: r.env.role, host: this.opts.hostId, reason, code, maxPayload: r.env.conn.nc.info?.max_payload };
+    await deadLetterLogged(r.env.conn.js, msg, info, this.log, () => void this.stats.deadLettered++);
   }
 
   /** Graceful drain: stop pulling, let in-flight work finish up to the drain timeout, nak the rest; held messages are nak'ed after the actors stopped. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.halt.abort(new HostError(`host ${this.opts.hostId} is stopping`));
     // A host shedding for memory takes nothing more, so it does not wait for the rest to be delivered either.
     if (!this.shedding) await Promise.all(this.running.flatMap((r) => r.pulls.map((p) => takeDelivered(r.env.conn, p))));
     this.draining = true;

@@ -18,7 +18,7 @@ export interface NatsServerOptions {
   bin?: string;
   serverName?: string;
   /** Join a cluster: route listen port (0 = free) and seed routes. */
-  cluster?: { name: string; port?: number; routes?: string[] };
+  cluster?: { name: string; port?: number; routes?: string[]; /** The route URL told to other servers (gossip); default the listen URL. */ advertise?: string };
   /** Append the server's log here (default: <storeDir>/nats-server.log). */
   logFile?: string;
   /** Give up waiting for "Server is ready" after this long. */
@@ -96,6 +96,7 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
   if (opts.cluster) {
     args.push('--cluster_name', opts.cluster.name, '--cluster', `nats://127.0.0.1:${opts.cluster.port && opts.cluster.port > 0 ? opts.cluster.port : -1}`);
     if (opts.cluster.routes?.length) args.push('--routes', opts.cluster.routes.join(','));
+    if (opts.cluster.advertise) args.push('--cluster_advertise', opts.cluster.advertise);
   }
   const log = createWriteStream(opts.logFile ?? join(opts.storeDir, 'nats-server.log'), { flags: 'a' });
   // Its own process group: a terminal's Ctrl-C reaches the host, which drains over NATS and then stops the

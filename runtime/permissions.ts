@@ -3,12 +3,15 @@
 // compiled into NATS user permissions. Pure: the embedded server's config, `spade auth init` and docs/security.md's
 // matrix all come from here.
 import { BUCKETS, durableName, memberKey, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
-import { CONSUMER_DECLS, type ConsumerDecl } from './topology.js';
+import { subjectsOverlap } from './subject-match.js';
+import { CONSUMER_DECLS, STREAM_DECLS, type ConsumerDecl } from './topology.js';
 
 /** What one role reads beyond what it writes (a KV bucket or object store it writes, it also reads). */
 export interface RoleReads {
-  /** Streams whose stored messages it gets or follows through an ephemeral consumer. */
+  /** Streams whose stored messages it gets or follows through an ephemeral consumer the server names (never a durable). */
   streams?: readonly string[];
+  /** Streams it reads through an ordered consumer, which nats.js names itself (so it needs the named create there). */
+  ordered?: readonly string[];
   /** KV buckets it gets, lists or watches. */
   buckets?: readonly string[];
   /** Object stores it downloads from. */
@@ -16,8 +19,9 @@ export interface RoleReads {
 }
 
 /**
- * What one role writes and reads. Looking at names, configs and counts (stream and consumer info) is open to every
- * user; stored messages (gets, ephemeral consumers, KV and object reads, watches) only where `reads` or a write says.
+ * What one role writes and reads. A role looks at the configs and counts (stream and consumer info) of the streams it
+ * uses only (usedStreamsOf); stored messages (gets, ephemeral consumers, KV and object reads, watches) only where
+ * `reads` or a write says.
  */
 export interface RoleAccess {
   /** Subjects it publishes: stream subjects (JetStream publishes) and core subjects. */
@@ -36,6 +40,8 @@ export interface RoleAccess {
   purges?: readonly string[];
   /** What it reads; `all`: every stream (the reader). */
   reads?: RoleReads | 'all';
+  /** Streams whose configs and consumer counts it looks at without reading a message (the learner's pipeline count). */
+  inspects?: readonly string[];
   /** Declares streams, consumers, KV buckets and object stores (runtime/topology.ts). */
   manage?: boolean;
   /** Everything: the run's owner (declares the topology, tests, scripts). */
@@ -81,8 +87,10 @@ export const ROLE_ACCESS: Readonly<Record<string, RoleAccess>> = {
     objects: [OBJECT_STORES.weights],
     // The group's old round keys (GroupReduce.prune).
     purges: [BUCKETS.learnerRounds],
-    // The group's round contributions (an ephemeral consumer from the newest).
-    reads: { streams: [STREAMS.learnerReduce] },
+    // The pending and unacked counts of the pipeline's consumers (actors/learner/work-in-flight.ts).
+    inspects: [STREAMS.jobsDesign, STREAMS.jobsRollout, STREAMS.trajectories, STREAMS.envs],
+    // The group's round contributions (an ordered consumer from the newest).
+    reads: { ordered: [STREAMS.learnerReduce] },
   },
   // Follows environments, labeled trajectories and metrics (its iteration bookkeeping) and the policy version.
   coordinator: {
@@ -135,23 +143,61 @@ export function writesOf(role: string, access: RoleAccess = accessOf(role)): str
   return [...access.publishes, ...(access.requests ?? []), ...duties, ...kv, ...purges, ...(access.objects ?? []).flatMap(objectSubjects)];
 }
 
+/** The streams behind the KV buckets and object stores `role` reads or writes (nats.js watches, lists and gets them through named ordered consumers). */
+function storesOf(access: RoleAccess): string[] {
+  const r = access.reads === 'all' ? {} : (access.reads ?? {});
+  const buckets = new Set([...(r.buckets ?? []), ...Object.keys(access.kv ?? {})]);
+  const objects = new Set([...(r.objects ?? []), ...(access.objects ?? [])]);
+  return [...[...buckets].map(NATS_SUBJECTS.kvStream), ...[...objects].map(NATS_SUBJECTS.objectStream)];
+}
+
 /** The streams whose stored messages `role` reads: declared, plus those behind the buckets and object stores it writes; `*` = every stream. */
 export function readsOf(role: string, access: RoleAccess = accessOf(role)): string[] {
   if (access.reads === 'all') return ['*'];
   const r = access.reads ?? {};
-  const buckets = new Set([...(r.buckets ?? []), ...Object.keys(access.kv ?? {})]);
-  const objects = new Set([...(r.objects ?? []), ...(access.objects ?? [])]);
-  return [...(r.streams ?? []), ...[...buckets].map(NATS_SUBJECTS.kvStream), ...[...objects].map(NATS_SUBJECTS.objectStream)];
+  return [...(r.streams ?? []), ...(r.ordered ?? []), ...storesOf(access)];
+}
+
+/** Every stream the topology declares: the loop's, and those behind its KV buckets and object stores. */
+export function declaredStreams(): string[] {
+  return [...STREAM_DECLS.map((d) => d.name), ...Object.values(BUCKETS).map(NATS_SUBJECTS.kvStream), ...Object.values(OBJECT_STORES).map(NATS_SUBJECTS.objectStream)];
+}
+
+/**
+ * The streams `role` uses, whose configs, counts and consumers it may look at: those it reads, pulls from or
+ * publishes to (its heartbeats' bucket among them), and every declared one for a topology manager. A host that may
+ * not declare the topology waits for these before it starts (topology.ts awaitTopology).
+ */
+export function usedStreamsOf(role: string, access: RoleAccess = accessOf(role)): string[] {
+  if (access.reads === 'all' || access.all) return ['*'];
+  const writes = writesOf(role, access);
+  const published = STREAM_DECLS.filter((d) => d.subjects.some((sub) => writes.some((w) => subjectsOverlap(w, sub)))).map((d) => d.name);
+  const members = access.client ? [] : [NATS_SUBJECTS.kvStream(BUCKETS.members)];
+  const declares = access.manage ? declaredStreams() : [];
+  return [...new Set([...readsOf(role, access), ...consumersOf(role).map((c) => c.stream), ...published, ...members, ...declares, ...(access.inspects ?? [])])];
+}
+
+/** What a topology manager may declare: the declared streams and durable consumers, and nothing under another name. */
+function manageApi(): string[] {
+  return [...declaredStreams().flatMap(NATS_SUBJECTS.streamAdmin), ...CONSUMER_DECLS.flatMap((c) => NATS_SUBJECTS.consumerAdmin(c.stream, durableName(c.role))), ...NATS_SUBJECTS.listApi];
 }
 
 /** The NATS permissions of `role`'s user: its replies come to `_INBOX.<role>.>` only (connection.ts sets the prefix). */
 export function permissionsFor(role: string, access: RoleAccess = accessOf(role)): NatsPermissions {
   if (access.all) return { publish: { allow: ['>'], deny: [] }, subscribe: { allow: ['>'], deny: [] } };
-  const manage = access.manage ? NATS_SUBJECTS.manageApi : [];
-  const reads = readsOf(role, access).flatMap(NATS_SUBJECTS.streamRead);
+  const manage = access.manage ? manageApi() : [];
+  const r = access.reads === 'all' ? null : (access.reads ?? {});
+  // Gets on every stream read; the server-named ephemeral consumer on followed streams; named ones where nats.js names them.
+  const reads = r === null
+    ? [...NATS_SUBJECTS.listApi, ...NATS_SUBJECTS.streamGet('*'), ...NATS_SUBJECTS.streamFollow('*'), ...NATS_SUBJECTS.streamWatch('*')]
+    : [
+      ...readsOf(role, access).flatMap((s) => [...NATS_SUBJECTS.streamGet(s), ...NATS_SUBJECTS.streamFollow(s)]),
+      ...[...(r.ordered ?? []), ...storesOf(access)].flatMap(NATS_SUBJECTS.streamWatch),
+    ];
+  const look = [...NATS_SUBJECTS.accountApi, ...usedStreamsOf(role, access).flatMap(NATS_SUBJECTS.streamLook)];
   const own = consumersOf(role).flatMap((c) => NATS_SUBJECTS.consumerUse(c.stream, durableName(c.role)));
   const perms: NatsPermissions = {
-    publish: { allow: [...new Set([...NATS_SUBJECTS.lookApi, ...reads, ...own, ...manage, ...writesOf(role, access)])], deny: durableDenies(role, access.manage === true) },
+    publish: { allow: [...new Set([...look, ...reads, ...own, ...manage, ...writesOf(role, access)])], deny: durableDenies(role, access.manage === true) },
     subscribe: { allow: [NATS_SUBJECTS.inbox(role), ...(access.listens ?? [])], deny: [] },
   };
   if (access.answers) perms.allow_responses = true;

@@ -12,9 +12,9 @@ import { authDirOf, credentialsFile, ensureCredentials } from './credentials.js'
 import { UsageError } from './errors.js';
 import { ActorHost } from './host.js';
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
-import { accessOf, ADMIN, authorizationBlock, ROLE_ACCESS } from './permissions.js';
+import { accessOf, ADMIN, authorizationBlock, consumersOf, ROLE_ACCESS, usedStreamsOf } from './permissions.js';
 import { resolveRoles, type RoleRegistry } from './roles.js';
-import { awaitTopology, ensureTopology } from './topology.js';
+import { awaitTopology, declareTopology } from './topology.js';
 
 export const START_HELP = `Usage: spade start [options]      (same as: node runtime/start.js [options])
 
@@ -153,12 +153,13 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
       // The topology is declared by a user allowed to: the run's admin (whose credentials the embedded server's host
       // holds) or the coordinator; a host with neither waits until it exists.
       const manager = credentialsFile(config.nats.credsDir!, ADMIN) ? ADMIN : roles.find((r) => accessOf(r).manage);
-      if (manager === undefined) await awaitTopology(conn, log);
+      // Each role waits for the part it uses, looked at as itself (a role may look only at the streams it uses).
+      if (manager === undefined) for (const role of roles) await awaitTopology(conns.get(role)!, log, 1_000, { streams: usedStreamsOf(role), consumers: consumersOf(role) });
       else {
         const m = manager === ADMIN ? await openConnection(config.nats, `spade-${hostId}-${ADMIN}`, 10_000, { role: ADMIN }) : conns.get(manager)!;
         log(`declaring streams, consumers, buckets (as ${manager}) …`);
         try {
-          await ensureTopology(m, config);
+          await declareTopology(m, config, log);
         } finally {
           if (manager === ADMIN) await m.close();
         }
@@ -167,7 +168,7 @@ export async function startHost(argv: string[], registry: RoleRegistry, log: (li
       conn = await openConnection(config.nats, `spade-${hostId}`);
       for (const role of roles) conns.set(role, conn);
       log('declaring streams, consumers, buckets …');
-      await ensureTopology(conn, config);
+      await declareTopology(conn, config, log);
     }
     // A request can come before the caller registers its handler (a coordinator whose run another host finished
     // while this one was still starting actors): keep it and hand it over on registration, never drop it.

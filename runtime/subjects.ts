@@ -132,30 +132,36 @@ const JS_API = '$JS.API';
  * control, reply inboxes, KV keys and object-store chunks, and the streams behind KV buckets and object stores.
  */
 export const NATS_SUBJECTS = {
-  /** JetStream calls that only look at names, configs and counts (no stored message): every user may make them. */
-  lookApi: [
-    `${JS_API}.INFO`,
-    `${JS_API}.STREAM.INFO.*`, `${JS_API}.STREAM.NAMES`, `${JS_API}.STREAM.LIST`,
-    `${JS_API}.CONSUMER.INFO.*.*`, `${JS_API}.CONSUMER.NAMES.*`, `${JS_API}.CONSUMER.LIST.*`,
-    '$JS.FC.>',
-  ],
+  /** Account-level JetStream calls every user may make: the account's limits and usage, and answering flow control. */
+  accountApi: [`${JS_API}.INFO`, '$JS.FC.>'],
+  /** Looking at one stream's config and counts and at its consumers (no stored message): a role may for the streams it uses. */
+  streamLook: (stream: string) => [`${JS_API}.STREAM.INFO.${stream}`, `${JS_API}.CONSUMER.INFO.${stream}.*`, `${JS_API}.CONSUMER.NAMES.${stream}`, `${JS_API}.CONSUMER.LIST.${stream}`],
+  /** Listing every stream (the reader, and the topology managers' declare). */
+  listApi: [`${JS_API}.STREAM.NAMES`, `${JS_API}.STREAM.LIST`],
+  /** Getting one stored message of a stream (or a KV bucket's or object store's, through its stream). */
+  streamGet: (stream: string) => [`${JS_API}.STREAM.MSG.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}.>`],
   /**
-   * Reading one stream's stored messages (or a KV bucket's or object store's, through its stream): get one, follow it
-   * through an ephemeral consumer (create, pull, ack, delete), in the 2.9 subject forms and the newer ones.
+   * Following a stream through an ephemeral consumer the server names: the 2.9 subject without a name, on which the
+   * server refuses a durable (`consumer expected to be ephemeral`); its pulls, acks and delete.
    */
-  streamRead: (stream: string) => [
-    `${JS_API}.STREAM.MSG.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}`, `${JS_API}.DIRECT.GET.${stream}.>`,
-    `${JS_API}.CONSUMER.CREATE.${stream}`, `${JS_API}.CONSUMER.CREATE.${stream}.>`, `${JS_API}.CONSUMER.DELETE.${stream}.*`,
+  streamFollow: (stream: string) => [
+    `${JS_API}.CONSUMER.CREATE.${stream}`, `${JS_API}.CONSUMER.DELETE.${stream}.*`,
     `${JS_API}.CONSUMER.MSG.NEXT.${stream}.*`, `$JS.ACK.${stream}.>`, `$JS.ACK.*.*.${stream}.>`,
   ],
-  /** Declaring streams (and the streams of KV buckets and object stores) and the durable consumers. */
-  manageApi: [`${JS_API}.STREAM.CREATE.*`, `${JS_API}.STREAM.UPDATE.*`, `${JS_API}.CONSUMER.CREATE.>`, `${JS_API}.CONSUMER.DURABLE.CREATE.>`, `${JS_API}.CONSUMER.DELETE.*.*`],
+  /**
+   * Creating a consumer under a name the client picks (`CONSUMER.CREATE.<stream>.<name>[.<filter>]`): nats.js names every
+   * ordered consumer, KV watch and key listing and object get so. The subject does not say whether the body asks for a
+   * durable, so only roles that watch a bucket or store (or read a stream in order) get it, and only on those.
+   */
+  streamWatch: (stream: string) => [`${JS_API}.CONSUMER.CREATE.${stream}.>`],
+  /** Declaring one stream (or a KV bucket's or object store's): create and update. */
+  streamAdmin: (stream: string) => [`${JS_API}.STREAM.CREATE.${stream}`, `${JS_API}.STREAM.UPDATE.${stream}`],
   /** The reply-inbox prefix of a role's connections (nats.js `inboxPrefix`): JetStream answers, PubAcks, request/reply. */
   inboxPrefix: (role: string) => `_INBOX.${role}`,
   /** Where a role's replies come back: only its own user may subscribe here. */
   inbox: (role: string) => `_INBOX.${role}.>`,
-  /** Creating, updating or deleting one durable consumer. */
-  consumerAdmin: (stream: string, name: string) => [`${JS_API}.CONSUMER.CREATE.${stream}.${name}`, `${JS_API}.CONSUMER.CREATE.${stream}.${name}.>`, `${JS_API}.CONSUMER.DELETE.${stream}.${name}`],
+  /** Creating, updating or deleting one durable consumer (the 2.9 durable subject and the named one, with or without a filter). */
+  consumerAdmin: (stream: string, name: string) => [`${JS_API}.CONSUMER.CREATE.${stream}.${name}`, `${JS_API}.CONSUMER.CREATE.${stream}.${name}.>`, `${JS_API}.CONSUMER.DURABLE.CREATE.${stream}.${name}`, `${JS_API}.CONSUMER.DELETE.${stream}.${name}`],
   /** Pulling from and acking one durable consumer (acks in the 2.9 form and the newer one with domain and account hash). */
   consumerUse: (stream: string, name: string) => [`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${name}`, `$JS.ACK.${stream}.${name}.>`, `$JS.ACK.*.*.${stream}.${name}.>`],
   /** A KV key's subject (a put, create, update or delete publishes to it); key `>` = every key. */

@@ -8,9 +8,7 @@ import type { KvWatchEntry } from '@nats-io/kv';
 import type { Subscription } from '@nats-io/transport-node';
 import type { Connection } from './connection.js';
 import { followKv, followStream, type Follow, type FollowFrom } from './follow.js';
-import { isTransientPublishError } from './publish.js';
-import { sayOnce } from './pull.js';
-import { jserrors } from '@nats-io/jetstream/internal';
+import { untilAnswered } from './jetstream-retry.js';
 
 /** What a stream or core subscription hands the actor. */
 export interface Delivered {
@@ -30,35 +28,15 @@ export interface OpenSubscriptions {
   close(): Promise<void>;
 }
 
-/** JetStream had no one to answer, or not in time (no stream leader yet): worth another try. */
-export const isTransientJetStreamError = (err: unknown): boolean =>
-  isTransientPublishError(err) || (err instanceof jserrors.JetStreamApiError && err.status === 503);
-
-/** Calls `open` until it succeeds, again every `everyMs` while it fails transiently; `signal` ends the tries. */
-async function openRetrying<T>(what: string, open: () => Promise<T>, log: (line: string) => void, everyMs: number, signal?: AbortSignal): Promise<T> {
-  const say = sayOnce(log);
-  for (;;) {
-    try {
-      const v = await open();
-      if (say.said()) log(`${what}: open`);
-      return v;
-    } catch (err) {
-      if (!isTransientJetStreamError(err) || signal?.aborted) throw err;
-      say(`${what}: JetStream did not answer (${(err as Error).message}); trying again every ${everyMs} ms`);
-    }
-    await new Promise((res) => setTimeout(res, everyMs));
-  }
-}
-
 export interface OpenSubscriptionsOptions {
   /** Between tries to open a subscription JetStream could not answer (default 1 000 ms). */
   retryMs?: number;
-  /** Stops trying (the host is stopping). */
+  /** Stops trying (the host is stopping): the open then fails with a HostError whose data says `stopped`. */
   signal?: AbortSignal;
 }
 
 export async function openSubscriptions(conn: Connection, subs: ActorSubscription[], log: (line: string) => void, o: OpenSubscriptionsOptions = {}): Promise<OpenSubscriptions> {
-  const retry = <T>(what: string, open: () => Promise<T>) => openRetrying(what, open, log, o.retryMs ?? 1_000, o.signal);
+  const retry = <T>(what: string, open: () => Promise<T>) => untilAnswered(what, open, log, { everyMs: o.retryMs ?? 1_000, signal: o.signal, done: 'open' });
   const follows: Follow<unknown>[] = [];
   const loops: Promise<void>[] = [];
   const cores: Subscription[] = [];

@@ -5,6 +5,7 @@ import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, 
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
+import { untilAnswered, type UntilAnsweredOptions } from './jetstream-retry.js';
 import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
 
 const NANOS = 1_000_000;
@@ -116,24 +117,34 @@ async function ensureStream(conn: Connection, decl: StreamDecl, cfg: ClusterConf
   }
 }
 
-/** The first part of the topology that does not exist yet, or undefined when all of it does (read-only calls). */
-export async function missingTopology(conn: Connection): Promise<string | undefined> {
+/** Part of the topology: the streams (by name, KV_ and OBJ_ ones included) and the durable consumers one role uses. */
+export interface TopologyPart {
+  streams: readonly string[];
+  consumers: readonly ConsumerDecl[];
+}
+
+/**
+ * The first part of the topology (or of `part`) that does not exist yet, or undefined when all of it does
+ * (read-only calls; with per-role users a role may look only at the streams it uses, permissions.ts usedStreamsOf).
+ */
+export async function missingTopology(conn: Connection, part?: TopologyPart): Promise<string | undefined> {
   const exists = (p: Promise<unknown>) => p.then(() => true, () => false);
-  for (const d of STREAM_DECLS) if (!(await exists(conn.jsm.streams.info(d.name)))) return `stream ${d.name}`;
-  for (const c of CONSUMER_DECLS) if (!(await exists(conn.jsm.consumers.info(c.stream, durableName(c.role))))) return `consumer ${c.stream}/${durableName(c.role)}`;
-  for (const b of Object.values(BUCKETS)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.kvStream(b))))) return `KV bucket ${b}`;
-  for (const o of Object.values(OBJECT_STORES)) if (!(await exists(conn.jsm.streams.info(NATS_SUBJECTS.objectStream(o))))) return `object store ${o}`;
+  const wanted = (name: string) => part === undefined || part.streams.includes(name);
+  for (const d of STREAM_DECLS) if (wanted(d.name) && !(await exists(conn.jsm.streams.info(d.name)))) return `stream ${d.name}`;
+  for (const c of part?.consumers ?? CONSUMER_DECLS) if (!(await exists(conn.jsm.consumers.info(c.stream, durableName(c.role))))) return `consumer ${c.stream}/${durableName(c.role)}`;
+  for (const b of Object.values(BUCKETS)) if (wanted(NATS_SUBJECTS.kvStream(b)) && !(await exists(conn.jsm.streams.info(NATS_SUBJECTS.kvStream(b))))) return `KV bucket ${b}`;
+  for (const o of Object.values(OBJECT_STORES)) if (wanted(NATS_SUBJECTS.objectStream(o)) && !(await exists(conn.jsm.streams.info(NATS_SUBJECTS.objectStream(o))))) return `object store ${o}`;
   return undefined;
 }
 
 /**
- * Waits until the whole topology exists: a host whose users may not declare it (per-role permissions) starts once a
- * host holding the admin or coordinator credentials has.
+ * Waits until the topology (or the `part` of it a role uses) exists: a host whose users may not declare it
+ * (per-role permissions) starts once a host holding the admin or coordinator credentials has.
  */
-export async function awaitTopology(conn: Connection, log: (line: string) => void, everyMs = 1_000): Promise<void> {
+export async function awaitTopology(conn: Connection, log: (line: string) => void, everyMs = 1_000, part?: TopologyPart): Promise<void> {
   let said = '';
   for (;;) {
-    const missing = await missingTopology(conn);
+    const missing = await missingTopology(conn, part);
     if (missing === undefined) return;
     if (missing !== said) log(`waiting for ${missing}: this host's roles may not declare the topology; a host with the admin or coordinator credentials declares it`);
     said = missing;
@@ -156,4 +167,13 @@ export async function ensureTopology(conn: Connection, cfg: ClusterConfig): Prom
   await conn.kvm.create(BUCKETS.learners, { history: 1, ttl: cfg.host.memberTtlMs, replicas, storage });
   await conn.kvm.create(BUCKETS.learnerRounds, { history: 1, replicas, storage });
   await conn.objm.create(OBJECT_STORES.weights, { replicas, storage });
+}
+
+/**
+ * ensureTopology, tried again every second while JetStream does not answer: a host started just after a cluster
+ * server was lost (its streams electing leaders) or restarted (recovering its store) would otherwise exit at start
+ * with the declare's timeout (the chaos soak's coordinator did, at its final restart).
+ */
+export function declareTopology(conn: Connection, cfg: ClusterConfig, log: (line: string) => void, o: UntilAnsweredOptions = {}): Promise<void> {
+  return untilAnswered('declaring the topology', () => ensureTopology(conn, cfg), log, o);
 }

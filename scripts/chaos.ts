@@ -1,9 +1,10 @@
-// `npm run chaos -- [--minutes N] [--seed S] [--interval 30s] [--server-kills] [--cluster] [--open]`: a run split over
+// `npm run chaos -- [--minutes N] [--seed S] [--interval 30s] [--server-kills] [--cluster [--link-cuts]] [--open]`: a run split over
 // one host process per role (coordinator, designer, agent, sandbox, evaluator, learner) on a nats-server this script
 // owns (with --cluster, a 3-node JetStream cluster with R3 streams, scripts/soak-servers.ts). Every
 // interval a scheduler SIGKILLs a random role's process and starts it again with the same command line; with
 // --server-kills every third kill is a nats-server's instead (restarted on the same port and store directory; in a
-// cluster a random one of the three, and at the end every stream's replicas must have caught up).
+// cluster a random one of the three, and at the end every stream's replicas must have caught up); with --link-cuts
+// (a cluster) every third fault from the second cuts every route of a random server for 5 s and heals it.
 // After N minutes the killing stops, the coordinator is restarted to finish the iterations it issued, the learner
 // drains and stops. Then an independent checker reads the streams (every labeled trajectory, every raw group and
 // rejected environment, the dead letters) and the learner's accounting ledger up to its last checkpoint, and
@@ -39,6 +40,10 @@ export interface ChaosOptions {
   serverKills: boolean;
   /** A 3-node JetStream cluster (R3 streams) instead of one server; a server kill takes a random one of the three. */
   cluster?: boolean;
+  /** A cluster: every third fault after the first (the 2nd, 5th, …) cuts every route of a random server for `linkDownMs` instead (a partition of one). */
+  linkCuts?: boolean;
+  /** How long a cut lasts (default 5 s). */
+  linkDownMs?: number;
   /** delivery.ackWaitMs of every host (default: the config's); the end waits one ack_wait for redeliveries. */
   ackWaitMs?: number;
   /** Keep the work directory (logs, run directories, store) instead of deleting it. */
@@ -58,6 +63,8 @@ export interface ChaosReport extends TrajectoryCheck {
   /** The first few of those log lines. */
   refusedLines: string[];
   serverKills: number;
+  /** Times one server's routes were all cut and healed (--link-cuts). */
+  linkCuts: number;
   /** Servers: 1, or 3 for a cluster. */
   servers: number;
   /** A cluster: streams whose replicas were not all current a minute after the end (empty: every copy caught up). */
@@ -108,18 +115,20 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const t0 = Date.now();
   const rng = mulberry32(opts.seed);
+  const linkRng = mulberry32(opts.seed + 7919);
   const dir = mkdtempSync(join(tmpdir(), 'spade-chaos-'));
   mkdirSync(join(dir, 'logs'));
   // The roles and the checker's reader; no admin: the coordinator declares the topology, as on a cluster.
   const auth = opts.open ? undefined : soakAuth(dir, [...CHAOS_ROLES, READER]);
-  const servers = await startSoakServers(dir, opts.cluster ? 3 : 1, auth?.authorization);
+  if (opts.linkCuts && !opts.cluster) throw new RangeError('--link-cuts needs --cluster (the links are between its servers)');
+  const servers = await startSoakServers(dir, opts.cluster ? 3 : 1, auth?.authorization, { links: opts.linkCuts === true });
   // Library environments (the fixed baseline's pool): every iteration has agent episodes to play, label and train on.
   const sets = ['loop.ablations.fixedEnvs=true', ...TINY_RUN, `nats.servers=${servers.urls.join(',')}`, ...(opts.cluster ? ['topology.replicas=3'] : []), 'run.maxStaleness=1', ...(opts.ackWaitMs ? [`delivery.ackWaitMs=${opts.ackWaitMs}`] : []), ...(auth?.sets ?? [])];
   const runDir = (role: Role) => join(dir, 'runs', role);
   const hosts = new Map<Role, HostProc>();
   for (const role of CHAOS_ROLES)
     hosts.set(role, new HostProc(role, () => ['--role', role, '--host-id', `chaos-${role}`, ...(role === 'coordinator' || role === 'learner' ? ['--run-dir', runDir(role)] : []), ...setArgs(sets)], join(dir, 'logs', `${role}.log`)));
-  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, refused: 0, refusedLines: [], serverKills: 0, servers: servers.urls.length, behind: [], published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {}, drainRounds: 0 };
+  const report: ChaosReport = { kills: 0, restarts: 0, crashes: 0, refused: 0, refusedLines: [], serverKills: 0, linkCuts: 0, servers: servers.urls.length, behind: [], published: 0, applied: 0, dropped: 0, droppedBy: {}, lost: 0, duplicated: 0, completed: false, minutes: 0, iterations: 0, lostIds: [], duplicatedIds: [], unlabeledEnvs: [], killedRoles: {}, drainRounds: 0 };
   let conn: Connection | undefined;
   // Ctrl-C or SIGTERM of the soak takes its hosts and server with it (they are not in a process group of ours).
   const abort = (sig: NodeJS.Signals): void => {
@@ -160,6 +169,15 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const name = await servers.killAndRestart(i, 1_000);
         report.serverKills++;
         log(`chaos: ${name} restarted on ${servers.urls[i]}`);
+        continue;
+      }
+      if (opts.linkCuts && servers.isolate && n % 3 === 2) {
+        // Its own generator: with or without link cuts, a seed draws its roles and servers in the same order.
+        const i = Math.floor(linkRng() * servers.urls.length);
+        log(`chaos: cutting every route of ${servers.urls[i]} for ${opts.linkDownMs ?? 5_000} ms`);
+        const name = await servers.isolate(i, opts.linkDownMs ?? 5_000);
+        report.linkCuts++;
+        log(`chaos: ${name}'s routes healed`);
         continue;
       }
       const role = CHAOS_ROLES[Math.floor(rng() * CHAOS_ROLES.length)]!;
@@ -254,11 +272,11 @@ function parseDuration(s: string): number {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, open: { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false } } });
-  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep, open: values.open, cluster: values.cluster });
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, interval: { type: 'string', default: '30s' }, 'server-kills': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, open: { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false }, 'link-cuts': { type: 'boolean', default: false } } });
+  const r = await runChaos({ minutes: Number(values.minutes), seed: Number(values.seed), intervalMs: parseDuration(values.interval), serverKills: values['server-kills'], keep: values.keep, open: values.open, cluster: values.cluster, linkCuts: values['link-cuts'] });
   process.stderr.write(`${JSON.stringify({ droppedBy: r.droppedBy, killedRoles: r.killedRoles, iterations: r.iterations, lostIds: r.lostIds, duplicatedIds: r.duplicatedIds, unlabeledEnvs: r.unlabeledEnvs, refusedLines: r.refusedLines, behind: r.behind, drainRounds: r.drainRounds, dir: r.dir })}\n`);
-  const { kills, restarts, crashes, refused, serverKills, servers, published, applied, dropped, lost, duplicated, completed, minutes } = r;
-  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, refused, serverKills, servers, behind: r.behind.length, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
+  const { kills, restarts, crashes, refused, serverKills, linkCuts, servers, published, applied, dropped, lost, duplicated, completed, minutes } = r;
+  process.stdout.write(`${JSON.stringify({ kills, restarts, crashes, refused, serverKills, linkCuts, servers, behind: r.behind.length, published, applied, dropped, lost, duplicated, completed, minutes })}\n`);
   process.exitCode = lost === 0 && duplicated === 0 && crashes === 0 && refused === 0 && r.behind.length === 0 && completed ? 0 : 1;
 }
 

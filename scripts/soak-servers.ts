@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import type { Connection } from '../runtime/connection.js';
 import { startNatsServer, type NatsServerHandle, type NatsServerOptions } from '../runtime/nats-server.js';
 import { STREAM_PREFIX } from '../runtime/subjects.js';
+import { startSoakLinks, UNREACHABLE_ROUTE, type SoakLinks } from './soak-links.js';
 
 export interface SoakServers {
   /** Client URLs, one per server (what every host and client is given). */
   readonly urls: string[];
   /** SIGKILLs server `i`, waits `downMs`, starts it again the same way; returns what to call it (`nats-server n2`). */
   killAndRestart(i: number, downMs: number): Promise<string>;
+  /** With links: cuts every route of server `i` for `downMs` (a partition of one), then heals them; returns what to call it. */
+  isolate?(i: number, downMs: number): Promise<string>;
   /** SIGKILLs every server (an aborted soak). */
   killAll(): void;
   stopAll(): Promise<void>;
@@ -31,20 +34,27 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `count` 1: one server under `<dir>/nats`; 3: a cluster n1..n3 under `<dir>/nats-n<i>`. */
-export async function startSoakServers(dir: string, count: 1 | 3, authorization?: string): Promise<SoakServers> {
+/**
+ * `count` 1: one server under `<dir>/nats`; 3: a cluster n1..n3 under `<dir>/nats-n<i>`, with `links` routed through
+ * cuttable proxies (scripts/soak-links.ts).
+ */
+export async function startSoakServers(dir: string, count: 1 | 3, authorization?: string, o: { links?: boolean } = {}): Promise<SoakServers> {
   const auth = authorization ? { authorization } : {};
   const opts: NatsServerOptions[] = [];
+  let links: SoakLinks | undefined;
   if (count === 1) opts.push({ storeDir: join(dir, 'nats'), ...auth });
   else {
     const routePorts = await Promise.all([0, 1, 2].map(() => freePort()));
     const clientPorts = await Promise.all([0, 1, 2].map(() => freePort()));
-    for (let i = 0; i < 3; i++)
+    if (o.links) links = await startSoakLinks(routePorts);
+    for (let i = 0; i < 3; i++) {
+      const routes = links ? links.routesOf(i) : routePorts.filter((_, j) => j !== i).map((p) => `nats://127.0.0.1:${p}`);
       opts.push({
         storeDir: join(dir, `nats-n${i + 1}`), serverName: `n${i + 1}`, port: clientPorts[i]!,
-        cluster: { name: CLUSTER, port: routePorts[i]!, routes: routePorts.filter((_, j) => j !== i).map((p) => `nats://127.0.0.1:${p}`) },
+        cluster: { name: CLUSTER, port: routePorts[i]!, routes, ...(links ? { advertise: UNREACHABLE_ROUTE } : {}) },
         ...auth,
       });
+    }
   }
   const servers: NatsServerHandle[] = await Promise.all(opts.map((o) => startNatsServer(o)));
   // A restart keeps the port the server first got (a single server picks a free one).
@@ -57,11 +67,19 @@ export async function startSoakServers(dir: string, count: 1 | 3, authorization?
       servers[i] = await startNatsServer(opts[i]!);
       return opts[i]!.serverName ? `nats-server ${opts[i]!.serverName}` : 'nats-server';
     },
+    ...(links ? {
+      async isolate(i: number, downMs: number) {
+        await links.isolate(i, downMs);
+        return `nats-server ${opts[i]!.serverName}`;
+      },
+    } : {}),
     killAll() {
       for (const s of servers) s.process.kill('SIGKILL');
+      void links?.close();
     },
     async stopAll() {
       await Promise.all(servers.map((s) => s.stop()));
+      await links?.close();
     },
   };
 }

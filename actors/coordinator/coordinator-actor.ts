@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { Metric, PolicyVersion } from '../../runtime/message-types.js';
+import { untilAnswered } from '../../runtime/jetstream-retry.js';
 import { decode, decodeAny, encode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
@@ -148,6 +149,23 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
     }
   }
 
+  /** The run's id, next iteration, policy version and base version from KV (written the first time). */
+  async function restoreRunState(e: ActorEnv): Promise<void> {
+    runKv = await e.conn.kvm.open(BUCKETS.run);
+    const idEntry = await runKv.get(RUN_KEYS.runId);
+    state.runId = idEntry && idEntry.operation === 'PUT' ? new TextDecoder().decode(idEntry.value) : (state.runId || `run${Date.now().toString(36)}`);
+    await runKv.put(RUN_KEYS.runId, new TextEncoder().encode(state.runId));
+    state.nextIteration = (await getNumber(RUN_KEYS.nextIteration)) ?? 0;
+    state.stats.iterationsIssued = state.nextIteration;
+
+    const pv = await (await e.conn.kvm.open(BUCKETS.policy)).get(POLICY_KEYS.version);
+    state.stats.policyVersion = pv && pv.operation === 'PUT' && pv.value.length ? decode(PolicyVersion, pv.value).version : 0;
+    // Versions count from where this run's first iteration started, so a resumed cluster keeps its schedule.
+    const savedBase = await getNumber(RUN_KEYS.baseVersion);
+    state.baseVersion = savedBase ?? state.stats.policyVersion;
+    if (savedBase === undefined) await putNumber(RUN_KEYS.baseVersion, state.baseVersion);
+  }
+
   return {
     role: 'coordinator',
     stats: () => state.stats,
@@ -192,19 +210,8 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
           const m = /^(\d+)of\d+$/.exec(d);
           if (m) (state.curveTaken ??= new Set()).add(Number(m[1]));
         }
-      runKv = await e.conn.kvm.open(BUCKETS.run);
-      const idEntry = await runKv.get(RUN_KEYS.runId);
-      state.runId = idEntry && idEntry.operation === 'PUT' ? new TextDecoder().decode(idEntry.value) : `run${Date.now().toString(36)}`;
-      await runKv.put(RUN_KEYS.runId, new TextEncoder().encode(state.runId));
-      state.nextIteration = (await getNumber(RUN_KEYS.nextIteration)) ?? 0;
-      state.stats.iterationsIssued = state.nextIteration;
-
-      const pv = await (await e.conn.kvm.open(BUCKETS.policy)).get(POLICY_KEYS.version);
-      state.stats.policyVersion = pv && pv.operation === 'PUT' && pv.value.length ? decode(PolicyVersion, pv.value).version : 0;
-      // Versions count from where this run's first iteration started, so a resumed cluster keeps its schedule.
-      const savedBase = await getNumber(RUN_KEYS.baseVersion);
-      state.baseVersion = savedBase ?? state.stats.policyVersion;
-      if (savedBase === undefined) await putNumber(RUN_KEYS.baseVersion, state.baseVersion);
+      // Every step is idempotent, so a start just after a cluster server was lost reads it again once JetStream answers.
+      await untilAnswered('reading the run state', () => restoreRunState(e), e.log);
 
       timers.push(setInterval(() => dispatch({ type: 'viewTick' }), opts.viewEveryMs));
       timers.push(setInterval(() => dispatch({ type: 'metricsTick' }), 10_000));

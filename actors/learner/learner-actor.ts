@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import type { Actor, Pulling } from '../../runtime/actor.js';
+import { untilAnswered } from '../../runtime/jetstream-retry.js';
 import { consumerFor } from '../../runtime/topology.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
@@ -112,7 +113,9 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
         restarts++;
         restartPending = true;
         env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${restarts} of ${maxRestarts})`);
-        current = create();
+        // The failure may be the cluster's (a server cut off or lost): the restart waits, saying so once, until
+        // JetStream answers again, instead of stopping the host at its first timeout (the link-cut soak's learner did).
+        current = untilAnswered('restarting the learner', create, env.log, { signal: ac.signal });
         restarting = current.then(() => undefined, (e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
       };
       // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).

@@ -6,6 +6,7 @@ import type { Msg, Subscription } from '@nats-io/transport-node';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { isMessageError } from '../../runtime/errors.js';
 import { decode, encode } from '../../runtime/messages.js';
+import { sayOnce } from '../../runtime/pull.js';
 import { Semaphore } from '../../runtime/semaphore.js';
 import { QUEUE_GROUPS, SUBJECTS } from '../../runtime/subjects.js';
 import { SandboxPool, toWireError, type SandboxOptions } from '../../sandbox/index.js';
@@ -26,7 +27,13 @@ export function createSandboxActor(opts: SandboxActorOptions = {}): Actor {
   const inflight = new Set<Promise<void>>();
   let env: ActorEnv | undefined;
 
+  // Reconnects so far. A server lets a responder publish to a request's reply subject only if it delivered that request
+  // (allow_responses), so an answer to a request taken before a reconnect is refused by the new server: it is not sent.
+  let connections = 0;
+  let say: (line: string) => void = () => undefined;
+
   async function serve(m: Msg, slots: Semaphore): Promise<void> {
+    const taken = connections;
     await slots.acquire();
     try {
       let reply;
@@ -44,7 +51,8 @@ export function createSandboxActor(opts: SandboxActorOptions = {}): Actor {
         const error = isMessageError(err) ? { name: err.name, message: err.message, code: err.code } : toWireError(err);
         reply = { ok: false, error, host: env!.hostId };
       }
-      if (m.reply) m.respond(encode(SandboxReply, reply));
+      if (m.reply && taken !== connections) say(`not answering requests taken before reconnecting to NATS (the server now serving this host did not deliver them, so it refuses their answers); the requesters time out and ask again`);
+      else if (m.reply) m.respond(encode(SandboxReply, reply));
     } finally {
       slots.release();
     }
@@ -54,6 +62,10 @@ export function createSandboxActor(opts: SandboxActorOptions = {}): Actor {
     role: 'sandbox',
     async start(e) {
       env = e;
+      say = sayOnce(e.log);
+      void (async () => {
+        for await (const st of e.conn.nc.status()) if (st.type === 'reconnect') connections++;
+      })().catch(() => undefined);
       pool = new SandboxPool({ ...opts.pool, workers: opts.pool?.workers ?? Math.max(1, e.roleConfig.threads) });
       const slots = new Semaphore(e.roleConfig.concurrency);
       const onMsg = (_err: Error | null, m: Msg) => {

@@ -3,8 +3,9 @@
 // and kills and restarts one of the servers (same name, ports and store). Nothing is lost or applied twice, the run
 // completes, and every replica of every stream is current again at the end: the restarted server caught up.
 // Not in `npm test`: run it with `npm run test:soak`. In a loaded full-suite run (session 8) its coordinator exited 1
-// at the final restart once in four runs (cause not found yet: the soak now prints the coordinator's log tail when it
-// does), and a test that fails one run in four would stop every landing; the single-server short variant stays in the suite.
+// at the final restart once in four runs: its declare timed out about 1 s after the last fault, a server restart
+// (reproduced in session 9, 1 of 4 runs; fixed by declareTopology's retry, docs/reliability.md fix 3; 8 of 8 runs after
+// it completed, at load 6–14). The single-server short variant stays in the suite.
 import t from 'tap';
 import { runChaos } from '../../scripts/chaos.js';
 import { checkNothingLost } from '../helpers/chaos.js';
