@@ -172,6 +172,8 @@ export const NATS_SUBJECTS = {
   streamPurge: (stream: string) => `${JS_API}.STREAM.PURGE.${stream}`,
   /** The meta subject of one object, purged with a pruned object; `encoded`: its name as nats.js encodes it (objectMetaToken). */
   objectMeta: (store: string, encoded: string) => `$O.${store}.M.${encoded}`,
+  /** The subject of one object's chunks (its `nuid`): weight-sync/upload.ts writes them itself. */
+  objectChunks: (store: string, nuid: string) => `$O.${store}.C.${nuid}`,
   kvStream: (bucket: string) => `KV_${bucket}`,
   objectStream: (store: string) => `OBJ_${store}`,
 } as const;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { headers as natsHeaders, nuid } from '@nats-io/nats-core';
 import type { JetStreamClient, JetStreamManager, PubAck } from '@nats-io/jetstream';
-import { Base64UrlPaddedCodec } from '@nats-io/obj/internal';
+import { NATS_SUBJECTS, objectMetaToken } from '../runtime/subjects.js';
 
 export interface PipelinedPutOptions {
   /** Bytes per chunk; the caller caps it at the server's max_payload. */
@@ -32,7 +32,7 @@ export async function putPipelined(
   js: JetStreamClient, jsm: JetStreamManager, bucket: string, name: string, bytes: Uint8Array, o: PipelinedPutOptions,
 ): Promise<PipelinedPutResult> {
   const id = nuid.next();
-  const chunkSubject = `$O.${bucket}.C.${id}`;
+  const chunkSubject = NATS_SUBJECTS.objectChunks(bucket, id);
   const inFlight = new Set<Promise<PubAck>>();
   let chunks = 0;
   try {
@@ -44,18 +44,18 @@ export async function putPipelined(
       if (inFlight.size >= o.window) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
-    const digest = `SHA-256=${Base64UrlPaddedCodec.toB64URLEncoding(createHash('sha256').update(bytes).digest('base64'))}`;
+    const digest = `SHA-256=${createHash('sha256').update(bytes).digest('base64').replace(/\+/g, '-').replace(/\//g, '_')}`;
     const meta = {
       name, description: '', options: { max_chunk_size: o.chunkBytes },
       bucket, nuid: id, size: bytes.length, chunks, mtime: new Date().toISOString(), digest, deleted: false,
     };
     const h = natsHeaders();
     h.set('Nats-Rollup', 'sub');
-    await js.publish(`$O.${bucket}.M.${Base64UrlPaddedCodec.encode(name)}`, JSON.stringify(meta), { headers: h, timeout: o.timeoutMs });
+    await js.publish(NATS_SUBJECTS.objectMeta(bucket, objectMetaToken(name)), JSON.stringify(meta), { headers: h, timeout: o.timeoutMs });
     return { digest, chunks };
   } catch (err) {
     await Promise.allSettled(inFlight);
-    await jsm.streams.purge(`OBJ_${bucket}`, { filter: chunkSubject }).catch(() => undefined);
+    await jsm.streams.purge(NATS_SUBJECTS.objectStream(bucket), { filter: chunkSubject }).catch(() => undefined);
     throw err;
   }
 }
