@@ -1,16 +1,17 @@
+// In npm run test:soak, not npm test: it timed out (180 s) in 1 of 2 loaded full-suite runs, cause not yet found; alone it passes.
 // Two learner hosts in a learner group (loop.learner.group), each connected as the `learner` NATS user of a server
 // that requires per-role credentials (as `spade start` runs by default): they complete rounds with agreeing weights,
 // apply every trajectory once, publish and prune the group's state (reduce stream, heartbeats, round keys and their
 // purge, optimizer-state objects), and the server refuses none of it; another role may write none of the group's.
 import t from 'tap';
-import { readAccounting, type UpdateReport } from '../../../actors/learner/index.js';
-import type { PermissionError } from '../../../runtime/errors.js';
-import { ADMIN } from '../../../runtime/permissions.js';
-import { BUCKETS, LEARNER_ROUNDS_PRUNED_KEY, NATS_SUBJECTS, SUBJECTS, learnerRoundKey } from '../../../runtime/subjects.js';
-import { ensureTopology } from '../../../runtime/topology.js';
-import { authServer, connectAs, refusal } from '../../helpers/auth.js';
-import { tempDir } from '../../helpers/nats.js';
-import { hostedLearner, learnerOptions, publishBatch, traj, when } from './tiny.js';
+import { readAccounting, type UpdateReport } from '../../actors/learner/index.js';
+import type { PermissionError } from '../../runtime/errors.js';
+import { ADMIN } from '../../runtime/permissions.js';
+import { BUCKETS, LEARNER_ROUNDS_PRUNED_KEY, NATS_SUBJECTS, SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import { ensureTopology } from '../../runtime/topology.js';
+import { authServer, connectAs, refusal } from '../helpers/auth.js';
+import { tempDir } from '../helpers/nats.js';
+import { hostedLearner, learnerOptions, publishBatch, traj, when } from '../actors/learner/tiny.js';
 
 t.setTimeout(180_000);
 
