@@ -26,7 +26,16 @@ t.test('cutting a server\'s links leaves it without JetStream until they heal', 
   };
   const [n1, n3] = [await connect(servers.urls[0]!), await connect(servers.urls[2]!)];
   await awaitJetStream(n1);
-  await n1.jsm.streams.add({ name: 'CUT', subjects: ['cut.>'], num_replicas: 3 });
+  // A new cluster can still refuse an R3 stream for a moment (no meta leader or peers yet): try again for up to 30 s.
+  for (let i = 0; ; i++) {
+    try {
+      await n1.jsm.streams.add({ name: 'CUT', subjects: ['cut.>'], num_replicas: 3 });
+      break;
+    } catch (err) {
+      if (i >= 60) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
   t.ok(await stores(n3, 20_000), 'n3 stores while its links are up');
 
   const healed = servers.isolate!(2, 15_000);
