@@ -1,7 +1,7 @@
 // Public entry of the evaluator: options, pure scoring and labelling, the designer baseline, and the actor.
 export * from './errors.js';
 export * from './options.js';
-export { scoreEpisodes, agentAdvantages, groupNormalise, mean, type EnvScore, type EnvFacts, type AgentLabel } from './score.js';
+export { scoreEpisodes, agentAdvantages, groupNormalise, groupCentre, mean, type EnvScore, type EnvFacts, type AgentLabel } from './score.js';
 export { labelAccepted, labelRejected, designerTrajId } from './label.js';
 export { acceptedReward, rejectedReward, learnability, type DesignerRewardInput, type DesignerRewardKind, type DesignerRewardResult } from './designer-reward.js';
 export { CopyDetector, type CopyCandidate } from './copies.js';

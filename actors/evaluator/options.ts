@@ -4,6 +4,7 @@ import { resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
 
 export type AgentEpisodes = 'no-hint' | 'all';
+export type AgentAdvantage = 'std' | 'mean';
 
 /**
  * How the designer of an accepted environment is rewarded: `regret` = the original rule (regret when feasible,
@@ -28,6 +29,11 @@ export interface EvaluatorOptions {
   agentEpisodes?: AgentEpisodes;
   /** Added to the group std in GRPO normalisation. */
   advantageEps?: number;
+  /**
+   * How an agent group's returns become advantages: `std` (GRPO: (R − mean) / (std + eps)) or `mean` (Dr. GRPO:
+   * R − mean, no std division, so a group where one of k episodes wins weighs by how much it won, not by how rare).
+   */
+  agentAdvantage?: AgentAdvantage;
   /** EMA rate of the designer baseline (the first 1/alpha rewards are averaged exactly). */
   baselineAlpha?: number;
   /** Divide designer advantages by the running std (floored at baselineStdFloor), putting them on the agent's scale. */
@@ -62,6 +68,7 @@ export const DEFAULT_EVALUATOR_OPTIONS: ResolvedEvaluatorOptions = {
   validReward: 1,
   agentEpisodes: 'all',
   advantageEps: 1e-6,
+  agentAdvantage: 'std',
   baselineAlpha: 0.05,
   normalizeDesigner: true,
   baselineStdFloor: 0.1,
@@ -89,6 +96,7 @@ export const EVALUATOR_OPTIONS_SCHEMA: s.Check<ResolvedEvaluatorOptions> = s.obj
     validReward: finite,
     agentEpisodes: s.literal('no-hint', 'all'),
     advantageEps: positive,
+    agentAdvantage: s.literal('std', 'mean'),
     baselineAlpha: s.number({ gt: 0, max: 1 }),
     normalizeDesigner: s.boolean(),
     baselineStdFloor: positive,

@@ -15,6 +15,12 @@ export function groupNormalise(xs: readonly number[], eps: number): number[] {
   return xs.map((x) => (x - m) / (std + eps));
 }
 
+/** x − mean (Dr. GRPO: no std division); an all-equal group gets zeros. */
+export function groupCentre(xs: readonly number[]): number[] {
+  const m = mean(xs);
+  return xs.map((x) => x - m);
+}
+
 export interface EnvScore {
   /** Mean returns over the episodes that ended cleanly (undefined when a side has none). */
   returnHint?: number;
@@ -68,7 +74,8 @@ export function agentAdvantages(episodes: readonly Episode[], o: ResolvedEvaluat
   const usable = episodes.filter((e) => e.error === undefined && e.turns.length > 0);
   const groups = o.agentEpisodes === 'all' ? [usable.filter((e) => !e.hinted), usable.filter((e) => e.hinted)] : [usable.filter((e) => !e.hinted)];
   return groups.flatMap((g) => {
-    const adv = groupNormalise(g.map((e) => e.return), o.advantageEps);
+    const returns = g.map((e) => e.return);
+    const adv = o.agentAdvantage === 'mean' ? groupCentre(returns) : groupNormalise(returns, o.advantageEps);
     return g.map((episode, i) => ({ episode, advantage: adv[i]! }));
   });
 }

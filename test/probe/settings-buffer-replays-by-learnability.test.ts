@@ -1,0 +1,58 @@
+// The probe's buffer scores a setting by the variance of its groups' returns and replays by that score mixed with
+// staleness: a setting whose episodes all agree (no GRPO signal) is drawn only through staleness, an in-band one
+// mostly; eviction keeps the roots and the best-scored settings of each family.
+import t from 'tap';
+import { SettingsBuffer, validateBufferOptions, variance, isProbeOptionsError } from '../../probe/index.js';
+import { makeRandom } from '../../sandbox/index.js';
+
+const setting = (family: string, n: number) => ({ family, knobs: { N: n }, code: `const N = ${n};\n` });
+
+t.test('score is the smoothed return variance; replays favour it', async (t) => {
+  t.equal(variance([0, 1, 0, 1]), 0.25, 'p(1 − p) at p = 1/2');
+  t.equal(variance([1]), 0);
+  const b = new SettingsBuffer(validateBufferOptions({ staleness: 0.2, emaRate: 0.5 }));
+  const flat = b.add(setting('a', 1), true), band = b.add(setting('a', 2));
+  t.equal(b.add(setting('a', 2)), band, 'the same knob values are the same entry');
+  b.observe(flat.key, [1, 1, 1, 1], [1, 1, 1, 1], 0);
+  b.observe(band.key, [0, 1, 0, 1], [1, 1, 0, 1], 0);
+  t.equal(flat.score, 0);
+  t.equal(band.score, (0.25 + 0.1875) / 2, 'the mean of the arms\' variances');
+  b.observe(band.key, [0, 0, 0, 0], [], 1);
+  t.equal(band.score, 0.5 * 0.21875 + 0.5 * 0, 'an EMA over visits; an arm not played is left out');
+  const p = b.probabilities(2);
+  t.ok(Math.abs(p[0]! + p[1]! - 1) < 1e-12, 'a distribution');
+  t.ok(p[1]! > 0.8 && p[0]! > 0, 'the in-band setting mostly, the flat one through staleness only');
+  const random = makeRandom(3);
+  let bandPicks = 0;
+  for (let i = 0; i < 1000; i++) bandPicks += Number(b.pick(1, 2, random)[0] === band);
+  t.ok(bandPicks > 800 && bandPicks < 1000, `drawn by the distribution (${bandPicks}/1000)`);
+  t.equal(b.pick(5, 2, random).length, 2, 'no more than there are');
+});
+
+t.test('with no score anywhere, staleness alone decides', async (t) => {
+  const b = new SettingsBuffer();
+  const old = b.add(setting('a', 1)), recent = b.add(setting('a', 2));
+  b.observe(old.key, [0, 0], [], 0);
+  b.observe(recent.key, [0, 0], [], 9);
+  t.same(b.probabilities(10), [10 / 11, 1 / 11]);
+});
+
+t.test('eviction keeps the roots and each family\'s best', async (t) => {
+  const b = new SettingsBuffer(validateBufferOptions({ perFamily: 3 }));
+  const root = b.add(setting('a', 1), true);
+  const kept = b.add(setting('a', 2)), lost = b.add(setting('a', 3)), unplayed = b.add(setting('a', 4)), other = b.add(setting('b', 1));
+  b.observe(root.key, [0, 0], [], 0);
+  b.observe(kept.key, [0, 1], [], 0);
+  b.observe(lost.key, [0, 0, 0, 1], [], 0);
+  t.same(b.evict().map((e) => e.key), [lost.key], 'the played non-root with the lowest score; an unplayed one waits for its score');
+  t.same(b.family('a').map((e) => e.key).sort(), [root.key, kept.key, unplayed.key].sort());
+  t.ok(b.entries.has(other.key), 'other families untouched');
+  t.throws(() => b.observe('nope', [], [], 0), { code: 'PROBE_OPTIONS' });
+});
+
+t.test('bad buffer options name their field', async (t) => {
+  for (const [o, field] of [[{ perFamily: 0 }, 'buffer.perFamily'], [{ staleness: 2 }, 'buffer.staleness'], [{ emaRate: 0 }, 'buffer.emaRate']] as const) {
+    const err = (() => { try { validateBufferOptions(o); } catch (e) { return e; } })();
+    t.ok(isProbeOptionsError(err) && err.field === field, `${JSON.stringify(o)} → ${field}`);
+  }
+});
