@@ -45,8 +45,10 @@ export interface ProbeOptions {
 }
 
 export const DEFAULT_PROBE_OPTIONS: Omit<ProbeOptions, 'modules' | 'checkpoint'> = {
-  iterations: 40, k: 16, lr: 1e-4, temperature: 0.3, sampleTemperature: true, epochs: 1, objective: 'behaviour', hinted: true,
-  advantage: 'std', curriculum: 'settings', anchor: false, slots: 6, children: 2, spread: 4, buffer: validateBufferOptions(), evalSeeds: 128, threads: 0, seed: 1,
+  // lr 2e-4, anchors, 3 picks of which 1 new child: the best of the 60-update screen on the training modules
+  // (docs/experiments/2026-12-04-probe-curriculum); the loop's own learner default is 1e-4.
+  iterations: 40, k: 16, lr: 2e-4, temperature: 0.3, sampleTemperature: true, epochs: 1, objective: 'behaviour', hinted: true,
+  advantage: 'std', curriculum: 'settings', anchor: true, slots: 3, children: 1, spread: 4, buffer: validateBufferOptions(), evalSeeds: 128, threads: 0, seed: 1,
 };
 
 const positiveInt = (field: string, v: number): void => {

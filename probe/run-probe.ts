@@ -39,6 +39,8 @@ export interface ProbeResult extends Gain {
   /** Each shipped module's no-hint returns on the scoring seeds (seed 900000000 + i), before and after. */
   returns: { before: Record<string, number[]>; after: Record<string, number[]> };
   settingsTried: number;
+  /** Every setting the run played, evicted ones too, with its visits and its first and last groups' no-hint returns. */
+  played: Array<{ key: string; visits: number; firstNoHint: number; lastNoHint: number }>;
   settingsRejected: number;
   /** The buffer at the end: every setting still held, with its score and last returns. */
   settings: Array<{ key: string; visits: number; score: number; returnNoHint: number; returnHint: number }>;
@@ -99,6 +101,7 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
     });
     const evaluator = validateEvaluatorOptions({ agentEpisodes: o.hinted ? 'all' : 'no-hint', agentAdvantage: o.advantage });
     const curve: ProbeLine[] = [];
+    const played = new Map<string, ProbeResult['played'][number]>();
     let episodes = 0, updates = 0, tried = 0, rejected = 0, lastIterMs = 0;
     for (let it = 0; it < o.iterations; it++) {
       // Stop while the after-score still fits in the budget.
@@ -106,7 +109,8 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
       const tIt = performance.now();
       let picked: BufferEntry[];
       let fresh = 0, refused = 0;
-      if (o.curriculum === 'none' || it === 0) picked = buffer.pick(buffer.entries.size, it, random).filter((e) => e.root || o.curriculum !== 'none');
+      // The first iteration (and every one without the curriculum) plays the shipped modules: their scores seed the buffer.
+      if (o.curriculum === 'none' || it === 0) picked = [...buffer.entries.values()].filter((e) => e.root);
       else {
         const anchors = o.anchor ? [...buffer.entries.values()].filter((e) => e.root) : [];
         picked = [...anchors, ...buffer.pick(o.slots - o.children, it, random, [...buffer.entries.values()].filter((e) => !anchors.includes(e)))];
@@ -142,6 +146,11 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
         Object.assign(line, { clipFraction: u.clipFraction, gradNorm: u.gradNorm, nll: u.byRole.agent.entropy });
         policy.setWeights(new Map([...trainer.weights].map(([n, w]) => [n, w.slice()])), updates);
       }
+      picked.forEach((e, i) => {
+        const r = played.get(e.key) ?? { key: e.key, visits: 0, firstNoHint: NaN, lastNoHint: NaN };
+        const noHint = mean(groups[i]!.filter((x) => !x.hinted).map((x) => x.return));
+        played.set(e.key, { ...r, visits: r.visits + 1, firstNoHint: r.visits === 0 ? noHint : r.firstNoHint, lastNoHint: noHint });
+      });
       picked.forEach((e, i) => buffer.observe(e.key, groups[i]!.filter((x) => !x.hinted).map((x) => x.return), groups[i]!.filter((x) => x.hinted).map((x) => x.return), it));
       for (const gone of buffer.evict()) envs.delete(gone.key);
       lastIterMs = performance.now() - tIt;
@@ -159,7 +168,7 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
     }
     return {
       ...probeGain(before, after), episodes, evalEpisodes: 2 * roots.length * o.evalSeeds, updates, seconds: Math.round((performance.now() - t0) / 1000),
-      returns: { before, after }, settingsTried: tried, settingsRejected: rejected, curve,
+      returns: { before, after }, settingsTried: tried, settingsRejected: rejected, played: [...played.values()], curve,
       settings: [...buffer.entries.values()].map((e) => ({ key: e.key, visits: e.visits, score: e.score, returnNoHint: e.returnNoHint, returnHint: e.returnHint })),
     };
   } finally {

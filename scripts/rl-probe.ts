@@ -3,8 +3,8 @@
 // them the probe trains on a curriculum over the families' knob settings that it picks by the agent's returns
 // (probe/settings-buffer.ts), or on the shipped modules alone (--curriculum none). Prints one line per update
 // (stderr with --json) and ends with one JSON line: { before, after, gainNoHint, perModule, episodes, updates, seconds, … }.
-// Usage: npm run probe:rl -- [--minutes 40] [--json] [--iterations N] [--k 16] [--lr 1e-4] [--advantage std|mean]
-//          [--hinted true|false] [--curriculum settings|none] [--anchor false] [--slots 6] [--children 2] [--eval-seeds 128]
+// Usage: npm run probe:rl -- [--minutes 40] [--json] [--iterations N] [--k 16] [--lr 2e-4] [--advantage std|mean]
+//          [--hinted true|false] [--curriculum settings|none] [--anchor true] [--slots 3] [--children 1] [--eval-seeds 128]
 //          [--modules FILE,DIR,…] [--checkpoint model/checkpoints/base] [--save DIR] [--out FILE] [--seed 1]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -42,7 +42,7 @@ const say = (s: string): void => void (a.json ? process.stderr : process.stdout)
 const fmt = (l: ProbeLine): string =>
   Object.entries(l).map(([key, v]) => `${key} ${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : v}`).join('  ');
 const result = await runProbe(options, (l) => say(fmt(l)));
-const { curve, returns, ...summary } = result;
+const { curve, returns, played, ...summary } = result;
 if (a.out) writeFileSync(a.out, JSON.stringify({ script: 'rl-probe', options, ...result }, null, 1) + '\n');
 if (!a.json) for (const [m, g] of Object.entries(result.perModule)) say(`${m}: ${g.before.toFixed(3)} → ${g.after.toFixed(3)}  gain ${g.gainNoHint.mean.toFixed(3)} [${g.gainNoHint.ci95.map((x) => x.toFixed(3)).join(', ')}]`);
 console.log(JSON.stringify({ script: 'rl-probe', options: { ...options, modules: options.modules.length }, ...summary, curvePoints: curve.length }));

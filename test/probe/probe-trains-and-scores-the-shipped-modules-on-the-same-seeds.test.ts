@@ -26,6 +26,8 @@ t.test('before and after on the same seeds, updates between them, end weights sa
   t.ok(r.settingsTried >= 1, 'children of the module were tried');
   t.ok(r.settings.some((s) => s.key === 'max-pick{COUNT=3,LO=10,HI=99}' && s.visits === 3), 'the shipped setting stays in the buffer');
   t.ok(r.episodes >= 3 * 2 * 4, 'k episodes per arm and group');
+  t.equal(r.played.find((p) => p.key === 'max-pick{COUNT=3,LO=10,HI=99}')?.visits, 3, 'every setting played is recorded, with its visits');
+  t.equal(r.played.length, r.settingsTried - r.settingsRejected + 1, 'the shipped one and each validated child');
   t.ok(r.gainNoHint.ci95[0] <= r.gainNoHint.mean && r.gainNoHint.mean <= r.gainNoHint.ci95[1]);
   const start = await loadModel(checkpoint), end = await loadModel(join(dir, 'end'));
   t.equal(end.policyVersion, r.updates);
