@@ -38,6 +38,8 @@ if [ "$major" -lt 20 ]; then
 fi
 
 echo "setup: installing npm packages …"
+# onnxruntime-node's install script reads this variable (an .npmrc key would make npm 11 warn on every command);
+# a GPU host opts in with ONNXRUNTIME_NODE_INSTALL=cuda12, see docs/model.md.
 export ONNXRUNTIME_NODE_INSTALL="${ONNXRUNTIME_NODE_INSTALL:-skip}"
 npm ci --no-audit --no-fund --loglevel=error
 echo "setup: building …"
