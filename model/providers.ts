@@ -24,7 +24,7 @@ export interface ResolvedProvider {
   executionProviders: string[];
 }
 
-/** What a GPU host runs to get the CUDA provider (the repo's .npmrc skips the download by default). */
+/** What a GPU host runs to get the CUDA provider (scripts/setup.sh skips the download by default: ONNXRUNTIME_NODE_INSTALL=skip). */
 export const CUDA_INSTALL_HINT = 'on a CUDA 12 host run `ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node`';
 
 const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@
 // parent (warmstart's nudge: half to twice the value), kept within a factor of the family root's value so that a
 // chain of edits cannot run off to settings whose episodes outgrow the agent's context. Pure: text in, text out.
 import { knobsOf, replaceSpans, type IntKnob } from '../actors/designer/index.js';
-import { nudge } from '../warmstart/index.js';
+import { nudge, shuffled } from '../warmstart/index.js';
 
 export interface Setting {
   family: string;
@@ -15,16 +15,6 @@ export interface Setting {
 /** `family{A=1,B=2}`: one key per distinct setting of a family. */
 export function settingKey(s: Pick<Setting, 'family' | 'knobs'>): string {
   return `${s.family}{${Object.entries(s.knobs).map(([k, v]) => `${k}=${v}`).join(',')}}`;
-}
-
-/** Fisher–Yates with the caller's generator. */
-export function shuffled<T>(xs: readonly T[], random: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
 }
 
 const intKnobs = (code: string): IntKnob[] => knobsOf(code).filter((k): k is IntKnob => k.kind === 'int');

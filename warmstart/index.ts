@@ -4,7 +4,7 @@ export * from './errors.js';
 export { loadLibrary, vmEnv, LIBRARY_FAMILIES, type LibraryEnv, type LibraryFamily, type LibrarySpec, type VmEnv } from './library.js';
 export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats, type SeedPlan } from './oracle-episodes.js';
 export { designerEdits, type DesignerEdit, type EditStats, type EditPlan } from './edits.js';
-export { mutate, nudge, type Mutation } from './mutate.js';
+export { mutate, nudge, shuffled, type Mutation } from './mutate.js';
 export { documentWords } from '../actors/designer/index.js';
 export { reword, proseSpans, SYNONYMS } from './reword.js';
 export { openDocuments, standInDocuments, type DocumentSource, type DocumentSourceKind } from './documents.js';

@@ -12,7 +12,8 @@ export interface Mutation {
   edits: string[];
 }
 
-function shuffled<T>(xs: readonly T[], random: () => number): T[] {
+/** Fisher–Yates with the caller's generator. */
+export function shuffled<T>(xs: readonly T[], random: () => number): T[] {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -1,8 +1,8 @@
 // The probe's buffer scores a setting by the variance of its groups' returns and replays by that score mixed with
 // staleness: a setting whose episodes all agree (no GRPO signal) is drawn only through staleness, an in-band one
-// mostly; eviction keeps the roots and the best-scored settings of each family.
+// mostly.
 import t from 'tap';
-import { SettingsBuffer, validateBufferOptions, variance, isProbeOptionsError } from '../../probe/index.js';
+import { SettingsBuffer, validateBufferOptions, variance } from '../../probe/index.js';
 import { makeRandom } from '../../sandbox/index.js';
 
 const setting = (family: string, n: number) => ({ family, knobs: { N: n }, code: `const N = ${n};\n` });
@@ -27,32 +27,10 @@ t.test('score is the smoothed return variance; replays favour it', async (t) => 
   for (let i = 0; i < 1000; i++) bandPicks += Number(b.pick(1, 2, random)[0] === band);
   t.ok(bandPicks > 800 && bandPicks < 1000, `drawn by the distribution (${bandPicks}/1000)`);
   t.equal(b.pick(5, 2, random).length, 2, 'no more than there are');
+  const flatOnly = new SettingsBuffer();
+  const old = flatOnly.add(setting('a', 1)), recent = flatOnly.add(setting('a', 2));
+  flatOnly.observe(old.key, [0, 0], [], 0);
+  flatOnly.observe(recent.key, [0, 0], [], 9);
+  t.same(flatOnly.probabilities(10), [10 / 11, 1 / 11], 'with no score anywhere, staleness alone decides');
 });
 
-t.test('with no score anywhere, staleness alone decides', async (t) => {
-  const b = new SettingsBuffer();
-  const old = b.add(setting('a', 1)), recent = b.add(setting('a', 2));
-  b.observe(old.key, [0, 0], [], 0);
-  b.observe(recent.key, [0, 0], [], 9);
-  t.same(b.probabilities(10), [10 / 11, 1 / 11]);
-});
-
-t.test('eviction keeps the roots and each family\'s best', async (t) => {
-  const b = new SettingsBuffer(validateBufferOptions({ perFamily: 3 }));
-  const root = b.add(setting('a', 1), true);
-  const kept = b.add(setting('a', 2)), lost = b.add(setting('a', 3)), unplayed = b.add(setting('a', 4)), other = b.add(setting('b', 1));
-  b.observe(root.key, [0, 0], [], 0);
-  b.observe(kept.key, [0, 1], [], 0);
-  b.observe(lost.key, [0, 0, 0, 1], [], 0);
-  t.same(b.evict().map((e) => e.key), [lost.key], 'the played non-root with the lowest score; an unplayed one waits for its score');
-  t.same(b.family('a').map((e) => e.key).sort(), [root.key, kept.key, unplayed.key].sort());
-  t.ok(b.entries.has(other.key), 'other families untouched');
-  t.throws(() => b.observe('nope', [], [], 0), { code: 'PROBE_OPTIONS' });
-});
-
-t.test('bad buffer options name their field', async (t) => {
-  for (const [o, field] of [[{ perFamily: 0 }, 'buffer.perFamily'], [{ staleness: 2 }, 'buffer.staleness'], [{ emaRate: 0 }, 'buffer.emaRate']] as const) {
-    const err = (() => { try { validateBufferOptions(o); } catch (e) { return e; } })();
-    t.ok(isProbeOptionsError(err) && err.field === field, `${JSON.stringify(o)} → ${field}`);
-  }
-});

@@ -24,13 +24,7 @@ t.test('children move one or two knobs within root / spread … root · spread',
     parent = child;
   }
   t.equal(settingKey(root), 'window-search{TOP=64,GUESSES=6,WINDOW=16}');
-});
-
-t.test('a module without an integer knob has no root setting', async (t) => {
-  t.equal(rootSetting('plain', "export const spec = {\n  name: 'plain',\n};\n"), null);
-});
-
-t.test('a knob pinned at both bounds gives no child', async (t) => {
+  t.equal(rootSetting('plain', "export const spec = {\n  name: 'plain',\n};\n"), null, 'no integer knob: no root setting');
   const one = { family: 'f', knobs: { N: 1 }, code: 'const N = 1;\n' };
   t.equal(childSetting(one, one, makeRandom(1), { spread: 1 }), null, 'spread 1 pins N at 1: the only child is the parent');
 });
