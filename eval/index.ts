@@ -1,7 +1,7 @@
 // Public entry of held-out evaluation: `spade eval` (run-eval, cli-eval), its statistics (bootstrap), its report,
 // suites, and the novelty measure the loop scores each accepted environment with.
 export * from './errors.js';
-export { loadSuite, type Suite, type SuiteModule } from './suite.js';
+export { loadSuite, moduleFiles, type Suite, type SuiteModule } from './suite.js';
 export { playSuite, type PlayableEnv, type EnvReturns, type PlayProgress, type PlaySuiteOptions, type PlaySuiteResult } from './play.js';
 export {
   estimate, pairedDifference, clusterReplicates, tableMean, quantile, DEFAULT_BOOTSTRAP_OPTIONS, type BootstrapOptions, type Estimate, type ReturnTable,

@@ -25,6 +25,15 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
+/** The environment modules a path names: the file itself, or every module under the directory (walk's order and skips). */
+export function moduleFiles(path: string): string[] {
+  const p = resolve(path);
+  if (!statSync(p).isDirectory()) return [p];
+  const out: string[] = [];
+  walk(p, out);
+  return out;
+}
+
 /** Reads a suite; throws SuiteError when the directory is missing or holds no module. */
 export function loadSuite(dir: string): Suite {
   const root = resolve(dir);

@@ -4,6 +4,7 @@
 // and averages modules with equal weight: a stratified bootstrap. Pure; seeded.
 import { makeRandom } from '../sandbox/index.js';
 import { quantile } from '../eval/index.js';
+import { mean } from '../actors/evaluator/index.js';
 import { ProbeOptionsError } from './errors.js';
 
 export interface GainEstimate {
@@ -23,8 +24,6 @@ export interface Gain {
   gainNoHint: GainEstimate;
   perModule: Record<string, ModuleGain>;
 }
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Replicate means of per-seed differences, resampling seeds within each row; rows weigh the same. */
 function replicates(diffs: readonly (readonly number[])[], resamples: number, seed: number): number[] {

@@ -3,12 +3,13 @@
 // the evaluator does, one PolicyTrainer update, weights straight to the sampler), score the end weights on the same
 // seeds. With the settings curriculum, groups are replays of the buffer's settings (by learnability) and new
 // children of them; without it, the shipped modules every iteration.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { planEpisodes, playEpisode, type EpisodePlan } from '../actors/agent/index.js';
-import { agentAdvantages, validateEvaluatorOptions } from '../actors/evaluator/index.js';
+import { agentAdvantages, mean, validateEvaluatorOptions } from '../actors/evaluator/index.js';
 import { PolicyTrainer, trajectoryRows } from '../actors/learner/index.js';
 import { PolicyService, validateLoopOptions, type AcceptedEnv, type Episode, type Labeled } from '../actors/loop/index.js';
+import { moduleFiles } from '../eval/index.js';
 import { AdamW, ModelSession, loadModel, parameterShapes, saveCheckpoint } from '../model/index.js';
 import { SandboxPool, makeRandom } from '../sandbox/index.js';
 import { ProbeModuleError } from './errors.js';
@@ -47,14 +48,21 @@ export interface ProbeResult extends Gain {
   curve: ProbeLine[];
 }
 
-const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-const walk = async (p: string): Promise<string[]> =>
-  (await stat(p)).isDirectory() ? (await Promise.all((await readdir(p)).sort().map((f) => walk(join(p, f))))).flat() : p.endsWith('.js') ? [p] : [];
+/** The modules under each given file or directory (kit.js skipped, as in a suite); an unreadable path names itself. */
+function probeFiles(paths: readonly string[]): string[] {
+  return paths.flatMap((p) => {
+    try {
+      return moduleFiles(p);
+    } catch (err) {
+      throw new ProbeModuleError(`${p} cannot be read: ${(err as Error).message}`, p, err);
+    }
+  });
+}
 
 export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void = () => {}): Promise<ProbeResult> {
   const t0 = performance.now();
   const deadline = o.minutes === undefined ? Infinity : t0 + o.minutes * 60_000;
-  const files = (await Promise.all(o.modules.map((m) => walk(resolve(m))))).flat();
+  const files = probeFiles(o.modules);
   const loop = validateLoopOptions({});
   loop.agent = { ...loop.agent, temperature: o.temperature };
   const sandbox = new SandboxPool({ workers: 1, callTimeoutMs: 200, wallClockKillMs: 5000 });

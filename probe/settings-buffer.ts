@@ -4,6 +4,7 @@
 // over the arms it was played in and smoothed over visits. Replays are drawn by score, mixed with staleness so that
 // a setting not seen for a while is looked at again (its score may have moved as the agent learned). Pure: the
 // caller owns the generator and the clock (iterations).
+import { mean } from '../actors/evaluator/index.js';
 import { ProbeOptionsError } from './errors.js';
 import { settingKey, type Setting } from './settings.js';
 
@@ -44,11 +45,9 @@ export interface BufferEntry {
 /** Population variance; 0 for fewer than two values. */
 export function variance(xs: readonly number[]): number {
   if (xs.length < 2) return 0;
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length;
+  const m = mean(xs);
+  return mean(xs.map((x) => (x - m) ** 2));
 }
-
-const meanOf = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 export class SettingsBuffer {
   readonly entries = new Map<string, BufferEntry>();
@@ -69,12 +68,12 @@ export class SettingsBuffer {
     const e = this.entries.get(key);
     if (!e) throw new ProbeOptionsError('observe.key', 'a setting in the buffer', key);
     const arms = [noHint, hint].filter((xs) => xs.length > 0);
-    const v = arms.length === 0 ? 0 : meanOf(arms.map(variance));
+    const v = arms.length === 0 ? 0 : mean(arms.map(variance));
     e.score = Number.isNaN(e.score) ? v : (1 - this.options.emaRate) * e.score + this.options.emaRate * v;
     e.visits += 1;
     e.lastVisit = t;
-    e.returnNoHint = meanOf(noHint);
-    e.returnHint = meanOf(hint);
+    e.returnNoHint = mean(noHint);
+    e.returnHint = mean(hint);
     return e;
   }
 
