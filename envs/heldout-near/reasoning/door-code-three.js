@@ -1,8 +1,10 @@
 // Near held-out tier: envs/library/reasoning/door-code.js with other knob settings (CODES = 3, TRIES = 3); the rest of the module unchanged.
 // Reasoning (small-model family): copy the right code from a shown list. The instance's hint names the door's
-// colour; without it the agent must try codes in turn. Knobs: CODES (shown), TRIES.
+// colour; without it the agent must try codes in turn. Knobs: CODES (shown), TRIES, DIGITS (of each
+// code).
 const CODES = 3;
 const TRIES = 3;
+const DIGITS = 4;
 const COLOURS = ['red', 'blue', 'green', 'amber', 'white', 'black', 'grey', 'pink'];
 
 export const spec = {
@@ -15,7 +17,7 @@ export const spec = {
 export default class Env {
   reset(seed) {
     this.colours = kit.sample(COLOURS, CODES);
-    this.codes = this.colours.map(() => kit.randInt(1000, 9999));
+    this.codes = this.colours.map(() => kit.randInt(10 ** (DIGITS - 1), 10 ** DIGITS - 1));
     this.door = kit.randInt(0, CODES - 1);
     this.left = TRIES;
     const list = this.colours.map((c, i) => `${c} ${this.codes[i]}`).join(', ');

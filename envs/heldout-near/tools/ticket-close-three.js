@@ -1,10 +1,11 @@
 // Near held-out tier: envs/library/tools/ticket-close.js with other knob settings (TICKETS = 3, LIST_COST = 0.5); the rest of the module unchanged.
 // Tools (small-model family): close a named person's ticket with a JSON tool call. Unhinted play lists the tickets
 // first (which costs part of the reward); the instance's hint gives the ticket's id, so hinted play copies the
-// name and id into one call. Knobs: TICKETS (listed), LIST_COST, TURNS.
+// name and id into one call. Knobs: TICKETS (listed), LIST_COST, TURNS, ID_DIGITS.
 const TICKETS = 3;
 const LIST_COST = 0.5;
 const TURNS = 3;
+const ID_DIGITS = 3;
 const PEOPLE = ['dana', 'lee', 'omar', 'kim', 'ravi', 'tess', 'ugo', 'vera'];
 
 export const spec = {
@@ -17,7 +18,7 @@ export const spec = {
 export default class Env {
   reset(seed) {
     this.owners = kit.sample(PEOPLE, TICKETS);
-    this.ids = this.owners.map(() => kit.randInt(100, 999));
+    this.ids = this.owners.map(() => kit.randInt(10 ** (ID_DIGITS - 1), 10 ** ID_DIGITS - 1));
     this.target = kit.randInt(0, TICKETS - 1);
     this.listed = false;
     const who = this.owners[this.target];
