@@ -3,13 +3,14 @@
 // for roles that serve request/reply or run their own loops. A handler may hold its message past its
 // return (a deferred ack, settled by a later effect of the actor's logic); the host keeps held messages
 // alive, redelivers and dead-letters, and drains, so no actor runs a consume loop of its own.
+// A contract of types only: it imports types from the layers below it (connection, follow, the topology's
+// declarations, messages) and nothing that drives actors (host, pull, subscriptions), so those can all import it.
+import type { KvWatchEntry } from '@nats-io/kv';
 import type { ClusterConfig, RoleConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
-import type { ConsumerDecl } from './topology.js';
+import type { FollowFrom } from './follow.js';
 import type { MessageType } from './messages.js';
-import type { ActorSubscription } from './subscriptions.js';
-
-export type { ActorSubscription, Delivered } from './subscriptions.js';
+import type { ConsumerDecl } from './topology-decls.js';
 
 /** A message the host publishes (durably, with Nats-Msg-Id) before it acks the input. */
 export interface ActorOutput {
@@ -98,5 +99,19 @@ export interface Actor<In = any> {
   /** Stop accepting work and finish in-flight work (bounded by the drain timeout). */
   stop?(): Promise<void>;
 }
+
+/** What a stream or core subscription hands the actor. */
+export interface Delivered {
+  subject: string;
+  data: Uint8Array;
+  /** The stream sequence (stream subscriptions only). */
+  seq?: number;
+}
+
+/** A subscription the host keeps for the actor (Actor.subscriptions), opened by subscriptions.ts. */
+export type ActorSubscription =
+  | { kind: 'stream'; stream: string; filter: string; from: FollowFrom; onMessage(m: Delivered): void | Promise<void> }
+  | { kind: 'kv'; bucket: string; key?: string; onEntry(e: KvWatchEntry): void | Promise<void> }
+  | { kind: 'core'; subject: string; onMessage(m: Delivered): void };
 
 export type ActorFactory = (env: ActorEnv) => Actor | Promise<Actor>;

@@ -3,9 +3,12 @@
 // tried again every second, said once; any other failure (a refused permission, a missing stream) is thrown at once.
 // Used where a host would otherwise exit at start: declaring the topology, opening subscriptions, the first heartbeat.
 import { jserrors } from '@nats-io/jetstream/internal';
+import { errors } from '@nats-io/nats-core';
 import { HostError } from './errors.js';
-import { isTransientPublishError } from './publish.js';
-import { sayOnce } from './pull.js';
+import { sayOnce } from './log.js';
+
+/** The server had no stream leader to answer (or did not answer in time): worth another try; publish.ts retries a publish on exactly these. */
+export const isTransientPublishError = (err: unknown): boolean => err instanceof jserrors.JetStreamNotEnabled || err instanceof errors.TimeoutError;
 
 /** JetStream had no one to answer, or not in time (no leader yet); also when wrapped as the cause of another error. */
 export const isTransientJetStreamError = (err: unknown): boolean => {

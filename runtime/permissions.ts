@@ -1,10 +1,10 @@
 // Who may publish, subscribe and read what on the bus: each role's declared writes (stream subjects, core subjects,
-// KV keys, object stores) and reads (streams, buckets, object stores) plus its durable consumers from topology.ts,
+// KV keys, object stores) and reads (streams, buckets, object stores) plus its durable consumers from topology-decls.ts,
 // compiled into NATS user permissions. Pure: the embedded server's config, `spade auth init` and docs/security.md's
 // matrix all come from here.
 import { BUCKETS, durableName, memberKey, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from './subjects.js';
 import { subjectsOverlap } from './subject-match.js';
-import { CONSUMER_DECLS, STREAM_DECLS, type ConsumerDecl } from './topology.js';
+import { CONSUMER_DECLS, STREAM_DECLS, type ConsumerDecl } from './topology-decls.js';
 
 /** What one role reads beyond what it writes (a KV bucket or object store it writes, it also reads). */
 export interface RoleReads {

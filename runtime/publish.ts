@@ -5,16 +5,12 @@
 // and the same errors once the time is up, go to the caller as before.
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { ActorOutput } from './actor.js';
+import { isTransientPublishError } from './jetstream-retry.js';
 import { encode } from './messages.js';
-import { sayOnce } from './pull.js';
-import { jserrors } from '@nats-io/jetstream/internal';
-import { errors } from '@nats-io/nats-core';
+import { sayOnce } from './log.js';
 
 /** Delays between tries; the last one repeats. */
 const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000];
-
-/** The server had no stream leader to answer (or did not answer in time): worth another try. */
-export const isTransientPublishError = (err: unknown): boolean => err instanceof jserrors.JetStreamNotEnabled || err instanceof errors.TimeoutError;
 
 export interface PublishRetry {
   /** How long to keep trying after the first failure. */

@@ -32,16 +32,3 @@ export async function takeDelivered(conn: Pick<Connection, 'jsm'>, pull: Pull): 
     await new Promise((res) => setTimeout(res, 25));
   }
 }
-
-/** A log that says a repeated line once a minute at most; said() tells whether anything was said yet. */
-export function sayOnce(log: (line: string) => void): ((line: string) => void) & { said(): boolean } {
-  let last = '';
-  let lastAt = 0;
-  const say = (line: string): void => {
-    if (line === last && Date.now() - lastAt < 60_000) return;
-    last = line;
-    lastAt = Date.now();
-    log(line);
-  };
-  return Object.assign(say, { said: () => last !== '' });
-}

@@ -64,7 +64,7 @@ export const STREAMS = {
   trajectories: 'SPADE_TRAJECTORIES',
   metrics: 'SPADE_METRICS',
   deadLetters: 'SPADE_DLQ',
-  /** The learner group's round contributions: in memory, kept 30 s (runtime/topology.ts, kind 'transient'). */
+  /** The learner group's round contributions: in memory, kept 30 s (runtime/topology-decls.ts, kind 'transient'). */
   learnerReduce: 'SPADE_LEARNER_REDUCE',
   /** Only created by `npm run bench:runtime`. */
   benchRawJobs: 'SPADE_BENCH_RAW_JOBS',

@@ -4,24 +4,11 @@
 // Opening a stream or KV subscription that JetStream cannot answer yet (a cluster electing a stream leader after a
 // server was lost: the request times out or finds no responder) is tried again every second, said once, rather than
 // failing the host's start; any other failure (a refused permission, a missing stream) fails it at once.
-import type { KvWatchEntry } from '@nats-io/kv';
 import type { Subscription } from '@nats-io/transport-node';
+import type { ActorSubscription } from './actor.js';
 import type { Connection } from './connection.js';
-import { followKv, followStream, type Follow, type FollowFrom } from './follow.js';
+import { followKv, followStream, type Follow } from './follow.js';
 import { untilAnswered } from './jetstream-retry.js';
-
-/** What a stream or core subscription hands the actor. */
-export interface Delivered {
-  subject: string;
-  data: Uint8Array;
-  /** The stream sequence (stream subscriptions only). */
-  seq?: number;
-}
-
-export type ActorSubscription =
-  | { kind: 'stream'; stream: string; filter: string; from: FollowFrom; onMessage(m: Delivered): void | Promise<void> }
-  | { kind: 'kv'; bucket: string; key?: string; onEntry(e: KvWatchEntry): void | Promise<void> }
-  | { kind: 'core'; subject: string; onMessage(m: Delivered): void };
 
 export interface OpenSubscriptions {
   /** Stops them all and waits until every callback in progress returned. */

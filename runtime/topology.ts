@@ -1,59 +1,15 @@
-// The JetStream topology, declared once and created idempotently at start: work queues,
-// event streams, durable pull consumers, KV buckets and the weights object store.
+// The JetStream topology created idempotently at start on the server: the streams and durable pull consumers that
+// topology-decls.ts declares, the KV buckets and the weights object store.
 // Works against nats-server 2.9.x (no 2.10-only features such as multi-filter consumers).
 import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
 import type { ClusterConfig } from './config-schema.js';
 import type { Connection } from './connection.js';
 import { TopologyError } from './errors.js';
 import { untilAnswered, type UntilAnsweredOptions } from './jetstream-retry.js';
-import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, STREAMS, SUBJECTS, SUBJECT_WILDCARDS, durableName } from './subjects.js';
+import { BUCKETS, NATS_SUBJECTS, OBJECT_STORES, durableName } from './subjects.js';
+import { CONSUMER_DECLS, STREAM_DECLS, TRANSIENT_MAX_AGE_MS, TRANSIENT_MAX_BYTES, type ConsumerDecl, type StreamDecl } from './topology-decls.js';
 
 const NANOS = 1_000_000;
-
-export interface StreamDecl {
-  name: string;
-  subjects: string[];
-  /** transient: in memory on one replica, kept `TRANSIENT_MAX_AGE_MS` and at most `TRANSIENT_MAX_BYTES` (the learner group's round contributions). */
-  kind: 'workqueue' | 'events' | 'transient';
-}
-
-export const TRANSIENT_MAX_AGE_MS = 30_000;
-export const TRANSIENT_MAX_BYTES = 2 * 1024 ** 3;
-
-export interface ConsumerDecl {
-  stream: string;
-  role: string;
-  filter: string;
-}
-
-export const STREAM_DECLS: StreamDecl[] = [
-  { name: STREAMS.jobsEcho, subjects: [SUBJECTS.jobEcho], kind: 'workqueue' },
-  { name: STREAMS.jobsDesign, subjects: [SUBJECTS.jobDesign], kind: 'workqueue' },
-  { name: STREAMS.jobsRollout, subjects: [SUBJECTS.jobRollout], kind: 'workqueue' },
-  { name: STREAMS.results, subjects: [SUBJECT_WILDCARDS.result], kind: 'events' },
-  { name: STREAMS.envs, subjects: [SUBJECT_WILDCARDS.env], kind: 'events' },
-  { name: STREAMS.trajectories, subjects: [SUBJECT_WILDCARDS.traj], kind: 'events' },
-  { name: STREAMS.metrics, subjects: [SUBJECT_WILDCARDS.metrics], kind: 'events' },
-  { name: STREAMS.deadLetters, subjects: [SUBJECT_WILDCARDS.deadLetter], kind: 'events' },
-  { name: STREAMS.learnerReduce, subjects: [SUBJECTS.learnerReduce], kind: 'transient' },
-];
-
-/** Durable pull consumers, one per (role, input). All replicas of a role share one. */
-export const CONSUMER_DECLS: ConsumerDecl[] = [
-  { stream: STREAMS.jobsEcho, role: 'echo', filter: SUBJECTS.jobEcho },
-  { stream: STREAMS.jobsDesign, role: 'designer', filter: SUBJECTS.jobDesign },
-  { stream: STREAMS.jobsRollout, role: 'agent', filter: SUBJECTS.jobRollout },
-  { stream: STREAMS.trajectories, role: 'evaluator', filter: SUBJECTS.trajRaw },
-  { stream: STREAMS.envs, role: 'evaluator', filter: SUBJECTS.envRejected },
-  { stream: STREAMS.trajectories, role: 'learner', filter: SUBJECTS.trajLabeled },
-];
-
-/** The consumer declaration of `role` on the stream holding `subject`. */
-export function consumerFor(role: string, subject: string): ConsumerDecl {
-  const decl = CONSUMER_DECLS.find((c) => c.role === role && c.filter === subject);
-  if (!decl) throw new TopologyError(`no consumer declared for role ${role} on ${subject}`, { role, subject });
-  return decl;
-}
 
 /** topology.maxAgeHours in whole milliseconds: the retention of event streams and of design outcomes. */
 const maxAgeMs = (cfg: ClusterConfig): number => Math.round(cfg.topology.maxAgeHours * 3600 * 1000);

@@ -4,7 +4,7 @@ import { leasePolicyAndSandbox } from '../loop/leases.js';
 import { awaitPolicyVersion } from '../loop/policy/await-version.js';
 import type { Actor } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-import { consumerFor } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 import { RolloutJob, type RolloutJobBody } from '../loop/messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from '../loop/options.js';
 import type { Policy } from '../loop/policy/policy-service.js';

@@ -4,7 +4,7 @@ import { leasePolicyAndSandbox } from '../loop/leases.js';
 import { awaitPolicyVersion } from '../loop/policy/await-version.js';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-import { consumerFor } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 import { openCorpus, type CorpusChunk } from '../../corpus/index.js';
 import { DesignJob, type DesignJobBody } from '../loop/messages.js';
 import { loopOptionsOf, validateLoopOptions, type LoopOptions, type LoopOptionsInput } from '../loop/options.js';

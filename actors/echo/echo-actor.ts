@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor, ActorOutput, HandlerContext } from '../../runtime/actor.js';
 import { HostError } from '../../runtime/errors.js';
 import { EchoJob, EchoResult, type EchoJobBody as Job } from '../../runtime/message-types.js';
-import { CONSUMER_DECLS } from '../../runtime/topology.js';
+import { CONSUMER_DECLS } from '../../runtime/topology-decls.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 
 /** Pure logic: the result for a job on a given delivery. */

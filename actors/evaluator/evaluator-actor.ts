@@ -3,7 +3,7 @@
 import type { Actor, ActorEnv, ActorOutput, HandlerContext } from '../../runtime/actor.js';
 import { Metric } from '../../runtime/message-types.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
-import { consumerFor } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { MemoryStore, newMemoryEntry, type MemoryStats } from '../loop/memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../loop/messages.js';

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import type { Actor, Pulling } from '../../runtime/actor.js';
 import { untilAnswered } from '../../runtime/jetstream-retry.js';
-import { consumerFor } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
 import { LearnerStateError, isLearnerDivergedError } from './errors.js';

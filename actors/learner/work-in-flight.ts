@@ -3,7 +3,7 @@
 // The learner gives up on a missing batch only when this is 0, so a slow one is never mistaken for a lost one.
 import type { Connection } from '../../runtime/connection.js';
 import { SUBJECTS, durableName } from '../../runtime/subjects.js';
-import { consumerFor } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 
 const PIPELINE = [
   consumerFor('designer', SUBJECTS.jobDesign),

@@ -6,7 +6,7 @@ import type { Msg, Subscription } from '@nats-io/transport-node';
 import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { isMessageError } from '../../runtime/errors.js';
 import { decode, encode } from '../../runtime/messages.js';
-import { sayOnce } from '../../runtime/pull.js';
+import { sayOnce } from '../../runtime/log.js';
 import { Semaphore } from '../../runtime/semaphore.js';
 import { QUEUE_GROUPS, SUBJECTS } from '../../runtime/subjects.js';
 import { SandboxPool, toWireError, type SandboxOptions } from '../../sandbox/index.js';

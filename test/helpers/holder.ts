@@ -6,7 +6,7 @@ import type { Actor, HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
 import { ActorHost } from '../../runtime/host.js';
 import { EchoJob } from '../../runtime/message-types.js';
-import { CONSUMER_DECLS } from '../../runtime/topology.js';
+import { CONSUMER_DECLS } from '../../runtime/topology-decls.js';
 import { connected, natsServer, testConfig, type Teardown } from './nats.js';
 import { publishJobs } from './results.js';
 

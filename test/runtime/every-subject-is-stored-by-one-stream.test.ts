@@ -3,7 +3,7 @@
 import t from 'tap';
 import { subjectCovers } from '../../runtime/subject-match.js';
 import { SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
-import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology.js';
+import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology-decls.js';
 
 /**
  * Subjects served over core NATS request/reply, pushed over core NATS (the weights' live push, the learner group's

@@ -9,7 +9,7 @@ import { repoPath } from '../../runtime/paths.js';
 import { ADMIN, authorizationBlock, declaredStreams, permissionMatrixMarkdown, permissionsFor, READER, ROLE_ACCESS, usedStreamsOf, type NatsPermissions } from '../../runtime/permissions.js';
 import { subjectCovers } from '../../runtime/subject-match.js';
 import { BUCKETS, memberKey, NATS_SUBJECTS, OBJECT_STORES, POLICY_KEYS, STREAMS, SUBJECTS, durableName } from '../../runtime/subjects.js';
-import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology.js';
+import { CONSUMER_DECLS, STREAM_DECLS } from '../../runtime/topology-decls.js';
 
 /** What nats-server decides for a publish: some allow covers it and no deny does. */
 function mayPublish(p: NatsPermissions, subject: string): boolean {

@@ -6,7 +6,8 @@ import { DeadLetter, EchoJob, EchoResult } from '../../runtime/message-types.js'
 import { decode, encode } from '../../runtime/messages.js';
 import { ADMIN } from '../../runtime/permissions.js';
 import { STREAMS, SUBJECTS } from '../../runtime/subjects.js';
-import { consumerFor, ensureTopology } from '../../runtime/topology.js';
+import { ensureTopology } from '../../runtime/topology.js';
+import { consumerFor } from '../../runtime/topology-decls.js';
 import { authServer, connectAs } from '../helpers/auth.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
