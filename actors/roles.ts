@@ -35,6 +35,8 @@ export const ROLE_FACTORIES: RoleRegistry = {
       ...(loopOptionsOf(env.config).learner.stateDir ? { learnerDir: loopOptionsOf(env.config).learner.stateDir! } : {}),
       // Novelty against the library the loop uses (the fixed baseline's and the designer's), in acceptance order.
       novelty: () => libraryNoveltyIndex(loopOptionsOf(env.config).library || undefined),
+      // The fixed pool plays library picks: nothing designed to replay.
+      ...(loopOptionsOf(env.config).ablations.fixedEnvs ? {} : { replay: loopOptionsOf(env.config).replay }),
       view: env.config.run.view === 'auto' ? (process.stderr.isTTY ? 'tty' : 'lines') : env.config.run.view,
       viewEveryMs: process.stderr.isTTY ? 1_000 : 10_000,
     }),

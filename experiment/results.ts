@@ -54,6 +54,8 @@ export interface RunResult {
 export interface ArmResult {
   seeds: number;
   tokens: { mean: number; min: number; max: number };
+  /** The agent's share of the policy tokens its runs sampled (the designer's is the rest); null before any. */
+  agentShare: number | null;
   wallSec: { mean: number; total: number };
   /** Held-out return of the arm: the runs' tables averaged cell by cell, then the two-level bootstrap. */
   heldout: Held;
@@ -161,6 +163,9 @@ function nearResults(c: ExperimentConfig, baseNear: CachedEval | null | undefine
   };
 }
 
+/** The agent's share of sampled tokens; null when nothing was sampled. */
+const shareOf = (agent: number, designer: number): number | null => (agent + designer > 0 ? agent / (agent + designer) : null);
+
 export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoint: string, runs: readonly RunInput[], baseNear?: CachedEval | null): ExperimentResults {
   const resamples = c.eval.resamples;
   // Environments every checkpoint played (validation is per call; a module that flaked invalid in one is left out).
@@ -192,6 +197,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     arms[arm] = {
       seeds: rs.length,
       tokens: { mean: mean(totals), min: Math.min(...totals), max: Math.max(...totals) },
+      agentShare: shareOf(rs.reduce((a, r) => a + r.metrics.tokens.sampledAgent, 0), rs.reduce((a, r) => a + r.metrics.tokens.sampledDesigner, 0)),
       wallSec: { mean: mean(runResults.map((r) => r.wallSec)), total: runResults.reduce((a, r) => a + r.wallSec, 0) },
       heldout: held(rs.map(finalNo), c.eval.hint ? rs.map((r) => finalHint(r)!) : [], resamples),
       curve: fractions.map((f) => {

@@ -14,14 +14,14 @@ export function formatSummary(r: ExperimentResults): string {
     '',
     `Every arm starts from \`${e.baseCheckpoint}\` and runs to ${e.budgetTokens} policy tokens (sampled by the designer and the agent, plus trained by the learner; the designer's are charged to the arms that design). Held-out: \`${e.eval.suite}\`${e.eval.files.length ? ` (${e.eval.files.length} modules)` : ''}, ${e.eval.seeds} seeds from ${e.eval.firstSeed}; 95% intervals by ${r.eval.base.bootstrap}.`,
     '',
-    '| arm | seeds | policy tokens | wall (min) | held-out no hint | held-out hint | regret (feasible) | acceptance | novel | new structure | doc words (control) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    `| base checkpoint | — | 0 | — | ${f(r.base.meanReturnNoHint)}${ci(r.base.ci95NoHint)} | ${f(r.base.meanReturnHint)}${ci(r.base.ci95Hint)} | — | — | — | — | — |`,
+    '| arm | seeds | policy tokens | agent share | wall (min) | held-out no hint | held-out hint | regret (feasible) | acceptance | novel | new structure | doc words (control) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| base checkpoint | — | 0 | — | — | ${f(r.base.meanReturnNoHint)}${ci(r.base.ci95NoHint)} | ${f(r.base.meanReturnHint)}${ci(r.base.ci95Hint)} | — | — | — | — | — |`,
   ];
   for (const arm of e.arms) {
     const a = r.arms[arm];
     if (!a) continue;
-    lines.push(`| ${arm} | ${a.seeds} | ${k(a.tokens.mean)} | ${f(a.wallSec.mean / 60, 1)} | ${f(a.heldout.meanReturnNoHint)}${ci(a.heldout.ci95NoHint)} | ${f(a.heldout.meanReturnHint)}${ci(a.heldout.ci95Hint)} | ${f(a.regret.feasibleMean)} | ${f(a.acceptance, 2)} | ${f(a.novelFraction, 2)} | ${f(a.newStructureFraction, 2)} | ${f(a.grounding.docWords, 2)} (${f(a.grounding.controlWords, 2)}) |`);
+    lines.push(`| ${arm} | ${a.seeds} | ${k(a.tokens.mean)} | ${f(a.agentShare, 2)} | ${f(a.wallSec.mean / 60, 1)} | ${f(a.heldout.meanReturnNoHint)}${ci(a.heldout.ci95NoHint)} | ${f(a.heldout.meanReturnHint)}${ci(a.heldout.ci95Hint)} | ${f(a.regret.feasibleMean)} | ${f(a.acceptance, 2)} | ${f(a.novelFraction, 2)} | ${f(a.newStructureFraction, 2)} | ${f(a.grounding.docWords, 2)} (${f(a.grounding.controlWords, 2)}) |`);
   }
   const d = r.heldout.spadeMinusFixed;
   lines.push('', d

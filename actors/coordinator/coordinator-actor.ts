@@ -13,6 +13,7 @@ import { decode, decodeAny, encode } from '../../runtime/messages.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
+import { ReplayBuffer, type ReplayOptions } from './replay.js';
 import { emptyStats, spentTokens, type RunStats } from './run-stats.js';
 import { ViewWriter } from './run-view.js';
 
@@ -35,6 +36,8 @@ export interface CoordinatorOptions {
   learnerDir?: string;
   /** Scores each accepted environment's novelty (the composition root passes eval's library index). */
   novelty?: () => NoveltyScorer;
+  /** Replays of accepted environments (loop.replay); absent or rate 0 = every job designs. */
+  replay?: ReplayOptions;
 }
 
 /** Where a learning-curve snapshot goes: `<runDir>/curve/<point>of<of>`. */
@@ -52,6 +55,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
   const state: CoordinatorState = {
     stats: emptyStats(Date.now()), runId: '', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set(),
     ...(opts.novelty ? { novelty: opts.novelty() } : {}),
+    ...(opts.replay && opts.replay.rate > 0 ? { replay: new ReplayBuffer(opts.replay) } : {}),
   };
   const learnerDir = opts.learnerDir ?? join(opts.runDir, 'learner');
   const timers: NodeJS.Timeout[] = [];
@@ -141,7 +145,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
   }
 
   function restoreArchiveIndex() {
-    for (const kind of ['accepted', 'rejected', 'evaluated']) {
+    for (const kind of ['accepted', 'rejected', 'evaluated', 'replayed']) {
       const file = join(envDir, `${kind}.jsonl`);
       if (!existsSync(file)) continue;
       for (const line of readFileSync(file, 'utf8').split('\n'))

@@ -7,12 +7,14 @@ import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
 import { budgetAllows, curveDue, sampledCaughtUp, settled, type BudgetLimits } from './budget.js';
-import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
+import type { ReplayBuffer } from './replay.js';
+import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, onReplayed, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
 import { renderView } from './run-view.js';
 import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
 
 type Body<M> = M extends MessageType<infer T> ? T : never;
-export type ArchiveKind = 'accepted' | 'rejected' | 'evaluated';
+/** `replayed`: a replay's evaluation (loop.replay), apart from the designs' records so that their figures stay the designer's. */
+export type ArchiveKind = 'accepted' | 'rejected' | 'evaluated' | 'replayed';
 
 export interface CoordinatorLimits extends BudgetLimits {
   seed: number;
@@ -48,6 +50,8 @@ export interface CoordinatorState {
   settleWait?: number;
   /** Learning-curve points (1 .. curvePoints − 1) already snapshotted. */
   curveTaken?: Set<number>;
+  /** The level buffer replays are drawn from (loop.replay); absent = every job designs. */
+  replay?: ReplayBuffer;
 }
 
 type At = { now: number };
@@ -89,7 +93,10 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
       return issue(s, o, out, e.now);
     case 'accepted': {
       const a = e.body;
+      // A replay is not a design: it counts apart, and its code is already archived under the environment it replays.
+      if (a.replayOf !== undefined) return onReplayed(s.stats, a.iteration);
       onAccepted(s.stats, a.iteration, a.grounding);
+      if (a.designer) s.replay?.onAccepted(a.envId, a.family, a.code);
       let novelty: Record<string, unknown> | undefined;
       if (s.novelty && !(s.scored ??= new Set()).has(a.envId)) {
         s.scored.add(a.envId);
@@ -108,9 +115,12 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
       const b = e.body;
       const done = onLabeled(s.stats, {
         iteration: b.iteration, accepted: b.accepted, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible,
-        designerReward: b.designerReward, trajectories: b.trajectories.length, ...labeledTokens(b),
+        designerReward: b.designerReward, trajectories: b.trajectories.length, ...labeledTokens(b), ...(b.replayOf !== undefined ? { replayOf: b.replayOf } : {}),
       }, o.designsPerIteration);
-      if (b.accepted) archive(s, out, 'evaluated', { envId: b.envId, iteration: b.iteration, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible, designerReward: b.designerReward });
+      if (b.accepted && b.returnNoHint !== undefined) s.replay?.onEvaluated(b.envId, b.returnNoHint, b.iteration, b.replayOf);
+      const evaluation = { envId: b.envId, iteration: b.iteration, regret: b.regret, returnHint: b.returnHint, returnNoHint: b.returnNoHint, feasible: b.feasible };
+      if (b.replayOf !== undefined) archive(s, out, 'replayed', { ...evaluation, replayOf: b.replayOf });
+      else if (b.accepted) archive(s, out, 'evaluated', { ...evaluation, designerReward: b.designerReward });
       if (!done) return;
       out.push({ type: 'metrics', line: { event: 'iteration', ...summary(s.stats, e.now), iteration: iterationSummary(s.stats, b.iteration) } });
       if (s.stats.iterationsDone >= o.iterations) return finish(s, o, out, `${s.stats.iterationsDone} iterations done`, e.now);
@@ -183,10 +193,17 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
   s.issuing = true;
   out.push({
     type: 'issue',
-    iterations: its.map((i) => ({
-      iteration: i,
-      jobs: jobIds(s.runId, i, o.designsPerIteration).map((jobId, j) => ({ jobId, iteration: i, seed: jobSeed(o.seed, i, j), minPolicyVersion: minVersionFor(i, s.baseVersion, o.maxStaleness) })),
-    })),
+    iterations: its.map((i) => {
+      const seeds = Array.from({ length: o.designsPerIteration }, (_, j) => jobSeed(o.seed, i, j));
+      const replays = s.replay?.picks(i, seeds) ?? [];
+      return {
+        iteration: i,
+        jobs: jobIds(s.runId, i, o.designsPerIteration).map((jobId, j) => {
+          const replay = replays[j];
+          return { jobId, iteration: i, seed: seeds[j]!, minPolicyVersion: minVersionFor(i, s.baseVersion, o.maxStaleness), ...(replay ? { replay } : {}) };
+        }),
+      };
+    }),
   });
 }
 

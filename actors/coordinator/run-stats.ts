@@ -21,6 +21,10 @@ export interface IterationStats {
   scored: number;
   novel: number;
   newStructure: number;
+  /** Jobs that replayed an accepted environment (loop.replay) instead of designing one, and their evaluations. */
+  replayed: number;
+  replayEvaluated: number;
+  replayReturnNoHintSum: number;
   /** Policy tokens sampled for this iteration's jobs (the designer's and agent's reports). */
   sampledTokens: number;
   /** Of them, the tokens in its labeled batches (what the learner gets: the evaluator may leave hinted episodes out). */
@@ -70,6 +74,11 @@ export interface RunStats {
   feasible: number;
   feasibleRegretSum: number;
   designerRewardSum: number;
+  /** Replays (loop.replay): jobs that played an accepted environment again, and their evaluations. They count in the
+   *  trajectories and tokens, not in the designer's figures (proposed, accepted, regret, feasible, evaluated). */
+  replayed: number;
+  replayEvaluated: number;
+  replayReturnNoHintSum: number;
   tokens: TokenCounts;
   /** The latest iterations' sampled tokens and the latest updates' trained tokens (the budget's cost estimate: an
    *  iteration's cost drifts as the designer starts passing validation and the advantages stop being all zero). */
@@ -101,6 +110,9 @@ export function emptyStats(now: number): RunStats {
     feasible: 0,
     feasibleRegretSum: 0,
     designerRewardSum: 0,
+    replayed: 0,
+    replayEvaluated: 0,
+    replayReturnNoHintSum: 0,
     tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
     recentCost: { sampled: [], trained: [] },
     novelty: { scored: 0, novel: 0, newStructure: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
@@ -116,7 +128,8 @@ function iter(s: RunStats, i: number): IterationStats {
   if (!it) {
     it = {
       iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
-      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, newStructure: 0, sampledTokens: 0, labeledTokens: 0,
+      feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, newStructure: 0,
+      replayed: 0, replayEvaluated: 0, replayReturnNoHintSum: 0, sampledTokens: 0, labeledTokens: 0,
     };
     s.perIteration.set(i, it);
   }
@@ -130,6 +143,12 @@ export function onAccepted(s: RunStats, iteration: number, grounding?: { docWord
   const it = iter(s, iteration);
   it.proposed++;
   it.accepted++;
+}
+
+/** A job replayed an accepted environment (its env.accepted carries replayOf): not a design. */
+export function onReplayed(s: RunStats, iteration: number): void {
+  s.replayed++;
+  iter(s, iteration).replayed++;
 }
 
 export function onRejected(s: RunStats, iteration: number, stage: string): void {
@@ -149,6 +168,8 @@ export interface LabeledSummary {
   returnNoHint?: number;
   feasible?: boolean;
   designerReward?: number;
+  /** Set when the batch evaluated a replay: its returns are the agent's, not a new design's. */
+  replayOf?: string;
   trajectories: number;
   /** Tokens sampled by each role in this batch's samples. */
   labeledDesigner?: number;
@@ -191,13 +212,15 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
   it.labeledTokens += (b.labeledDesigner ?? 0) + (b.labeledAgent ?? 0);
   s.designerRewardSum += b.designerReward ?? 0;
   it.designerRewardSum += b.designerReward ?? 0;
-  if (b.accepted && b.regret !== undefined && b.feasible === true) {
+  if (b.replayOf !== undefined) {
+    if (b.returnNoHint !== undefined) (s.replayEvaluated++, it.replayEvaluated++, s.replayReturnNoHintSum += b.returnNoHint, it.replayReturnNoHintSum += b.returnNoHint);
+  } else if (b.accepted && b.regret !== undefined && b.feasible === true) {
     s.feasible++;
     it.feasible++;
     s.feasibleRegretSum += b.regret;
     it.feasibleRegretSum += b.regret;
   }
-  if (b.accepted && b.regret !== undefined) {
+  if (b.replayOf === undefined && b.accepted && b.regret !== undefined) {
     s.evaluated++;
     it.evaluated++;
     s.regretSum += b.regret;
@@ -255,6 +278,11 @@ export function onMetric(s: RunStats, m: MetricBody): void {
 
 const mean = (sum: number, n: number) => (n > 0 ? sum / n : NaN);
 
+/** The agent's share of the sampled policy tokens (NaN before any): what replays and several rollouts per design raise. */
+export function agentShare(t: Pick<TokenCounts, 'sampledDesigner' | 'sampledAgent'>): number {
+  return mean(t.sampledAgent, t.sampledDesigner + t.sampledAgent);
+}
+
 /** Policy tokens spent so far: sampled by both roles plus trained. */
 export function spentTokens(s: RunStats): number {
   return s.tokens.sampledDesigner + s.tokens.sampledAgent + s.tokens.trained;
@@ -270,6 +298,7 @@ export function iterationSummary(s: RunStats, i: number) {
     meanDesignerReward: mean(it.designerRewardSum, it.labeled),
     meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
     novelFraction: mean(it.novel, it.scored), newStructureFraction: mean(it.newStructure, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
+    replayed: it.replayed, meanReplayReturnNoHint: mean(it.replayReturnNoHintSum, it.replayEvaluated),
   };
 }
 
@@ -296,7 +325,9 @@ export function summary(s: RunStats, now: number) {
     meanReturnNoHint: mean(s.returnNoHintSum, s.evaluated),
     policyVersion: s.policyVersion,
     learner: s.learner,
-    tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s) },
+    replayed: s.replayed,
+    meanReplayReturnNoHint: mean(s.replayReturnNoHintSum, s.replayEvaluated),
+    tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s), agentShare: agentShare(s.tokens) },
     novelty: {
       scored: s.novelty.scored, novel: s.novelty.novel, libraryCopies: s.novelty.libraryCopies, novelFraction: mean(s.novelty.novel, s.novelty.scored),
       newStructure: s.novelty.newStructure, newStructureFraction: mean(s.novelty.newStructure, s.novelty.scored),

@@ -44,12 +44,12 @@ export function renderView(s: RunStats, now: number, target: ViewTarget): string
   return [
     ...(p ? [`progress      ${progressText(p)}`] : []),
     `SPADE run — ${(m.elapsedSec / 60).toFixed(1)} min${mins}   iteration ${m.iterationsDone}${of} done, ${m.iterationsIssued} issued   policy v${m.policyVersion}`,
-    `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}`,
+    `environments  proposed ${m.proposed}   accepted ${m.accepted}   rejected ${m.rejected}${stages ? ` (${stages})` : ''}   replayed ${m.replayed} (return without hint ${f(m.meanReplayReturnNoHint)})`,
     `novelty       novel ${m.novelty.novel}/${m.novelty.scored} (${f(m.novelty.novelFraction * 100, 0)}%)   new structure ${m.novelty.newStructure} (${f(m.novelty.newStructureFraction * 100, 0)}%)   library copies ${m.novelty.libraryCopies}   mean similarity to library ${f(m.novelty.meanLibrarySimilarity, 2)}   doc words ${f(m.grounding.meanDocWords, 1)} (control ${f(m.grounding.meanControlWords, 1)})`,
     `regret        mean ${f(m.meanRegret)} on ${m.feasible} feasible (all ${m.evaluated}: ${f(m.meanRegretAll)})   return with hint ${f(m.meanReturnHint)}   without ${f(m.meanReturnNoHint)}`,
     `learner       updates ${m.learner.updates}   loss ${f(m.learner.loss, 4)}   staleness mean ${f(m.learner.stalenessMean, 2)} max ${m.learner.stalenessMax}   dropped ${m.learner.dropped}   busy ${f(m.learner.busyFraction * 100, 0)}%`,
     `throughput    ${f(m.trajectoriesPerSec, 2)} trajectories/s   ${m.trajectories} trajectories`,
-    `policy tokens ${m.tokens.total}${budget(target)}   sampled designer ${m.tokens.sampledDesigner} agent ${m.tokens.sampledAgent}   trained ${m.tokens.trained}`,
+    `policy tokens ${m.tokens.total}${budget(target)}   sampled designer ${m.tokens.sampledDesigner} agent ${m.tokens.sampledAgent} (agent share ${f(m.tokens.agentShare * 100, 0)}%)   trained ${m.tokens.trained}`,
   ].join('\n');
 }
 

@@ -123,7 +123,8 @@ export function outcomeOutputs(outcome: DesignOutcomeBody): ActorOutput[] {
 async function settle(mine: DesignOutcomeBody, deps: DesignerDeps): Promise<DesignResult> {
   const { outcome, first } = deps.outcomes ? await deps.outcomes.claim(mine) : { outcome: mine, first: true };
   const env = outcome.rollout?.env ?? null;
-  if (env) await remember(deps, env);
+  // A replay's environment is in memory already, under the envId it replays (the evaluator updates that entry).
+  if (env && env.replayOf === undefined) await remember(deps, env);
   const sample = env ? env.designer : outcome.rejected?.designer;
   return {
     outputs: outcomeOutputs(outcome), accepted: env,
@@ -146,9 +147,26 @@ async function pickLibrary(job: DesignJobBody, deps: DesignerDeps): Promise<Desi
   return settle(acceptedOutcome(env, deps.options, job), deps);
 }
 
+/**
+ * A replay (loop.replay): the coordinator's buffer picked an accepted environment to play again. It is published as
+ * accepted under this job's envId, with replayOf, no designer sample and nothing to validate (it passed validation
+ * when it was designed); reset only reads the spec and the hash. A reset that fails throws, as a library pick's does,
+ * and the host retries the job.
+ */
+async function replayAccepted(job: DesignJobBody, replay: NonNullable<DesignJobBody['replay']>, deps: DesignerDeps): Promise<DesignResult> {
+  const first = await deps.sandbox.reset({ code: replay.code, seed: 0 });
+  const { name, description, hint, maxTurns } = first.spec;
+  const env: AcceptedEnv = {
+    envId: envIdOf(job.jobId), jobId: job.jobId, iteration: job.iteration, code: replay.code, codeHash: first.codeHash,
+    spec: { name, description, hint, maxTurns }, family: replay.family, parents: [replay.envId], replayOf: replay.envId, validation: { ms: 0 },
+  };
+  return settle(acceptedOutcome(env, deps.options, job), deps);
+}
+
 export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: AbortSignal): Promise<DesignResult> {
   const o = deps.options;
   if (o.ablations.fixedEnvs) return pickLibrary(job, deps);
+  if (job.replay) return replayAccepted(job, job.replay, deps);
   const random = makeRandom(job.seed);
   const doc = o.ablations.noCorpus || !deps.corpus ? null : deps.corpus(random);
   // Family first (designer.familyBalance): memory and parents then come from that family only.

@@ -46,7 +46,7 @@ export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = 
       'designer.reward': batch.designerReward, regret: batch.regret, 'return.hint': batch.returnHint, 'return.no_hint': batch.returnNoHint,
       feasible: batch.feasible === undefined ? undefined : Number(batch.feasible), accepted: Number(batch.accepted), ...extra,
     };
-    const tags = { envId: batch.envId, iteration: String(batch.iteration) };
+    const tags = { envId: batch.envId, iteration: String(batch.iteration), ...(batch.replayOf !== undefined ? { replayOf: batch.replayOf } : {}) };
     return Object.entries(values).flatMap(([name, value]) =>
       value === undefined ? [] : [{
         subject: SUBJECTS.metrics('evaluator'), type: Metric, msgId: `metric:evaluator:${batch.envId}:${name}`,
@@ -81,7 +81,10 @@ export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = 
       // The memory is written before the batch is published: a crash in between redoes both, and the memory only
       // counts one more evaluation. A copy keeps no entry of its own: the designer's is removed, so the memory
       // (and the designer's prompt) holds each environment once.
+      // A replay's evaluation is one more of the environment it replays, so the designer's memory sees its latest
+      // scores; it creates no entry (one the memory dropped, as a copy or under another envId, stays dropped).
       if (copyOf !== null) await (await openMemory()).remove(group.env.envId);
+      else if (stats && group.env.replayOf !== undefined) await (await openMemory()).recordEvaluation(group.env.replayOf, stats);
       else if (stats) await (await openMemory()).recordEvaluation(group.env.envId, stats, fallbackEntry(group.env));
       return outputs(batch, {
         faulted: score.faulted, episodes: group.episodes.length, learnability: score.learnability,

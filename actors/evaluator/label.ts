@@ -24,6 +24,7 @@ export function labelAccepted(group: TrajectoryGroupBody, score: EnvScore, desig
     returnNoHint: score.returnNoHint,
     feasible: score.feasible,
     designerReward: score.designerReward,
+    ...(env.replayOf !== undefined ? { replayOf: env.replayOf } : {}),
     trajectories,
   };
 }

@@ -47,6 +47,11 @@ export const DesignJob = defineMessage(
     seed: s.int({ min: 0 }),
     /** Sample with at least this policy version (the coordinator's staleness bound; η = 0 makes it the newest). */
     minPolicyVersion: s.optional(s.int({ min: 0 })),
+    /**
+     * Play this accepted environment again instead of designing one (loop.replay): the coordinator's level buffer
+     * picked it. The designer publishes it under the job's own envId, with `replayOf`, and samples nothing.
+     */
+    replay: s.optional(s.object({ envId: id, family: s.string(), code: s.string({ min: 1 }) })),
   }),
 );
 
@@ -60,8 +65,10 @@ export const ACCEPTED_ENV = s.object({
   doc: s.optional(DOC_REF),
   /** Memory entries shown in the prompt (parents). */
   parents: s.array(s.string()),
-  /** Absent for library environments (fixed-environment baseline). */
+  /** Absent for library environments (fixed-environment baseline) and replays. */
   designer: s.optional(SAMPLE),
+  /** A replay (loop.replay): the envId of the accepted environment played again, whose code this is. */
+  replayOf: s.optional(id),
   validation: s.object({ oracleMean: s.optional(s.number()), randomMean: s.optional(s.number()), constantMean: s.optional(s.number()), ms: s.number({ min: 0 }) }),
   /** Document words the module brings in that its parent lacks, and the same against another document (the control). */
   grounding: s.optional(s.object({ docWords: s.int({ min: 0 }), controlWords: s.int({ min: 0 }) })),
@@ -145,6 +152,8 @@ export const LabeledBatch = defineMessage(
     returnNoHint: s.optional(s.number()),
     feasible: s.optional(s.boolean()),
     designerReward: s.number(),
+    /** The environment's replayOf: these episodes played an earlier accepted environment again. */
+    replayOf: s.optional(id),
     trajectories: s.array(LABELED),
   }),
 );

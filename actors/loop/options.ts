@@ -53,6 +53,21 @@ export interface LoopOptions {
      */
     timeoutRetries: number;
   };
+  /**
+   * Replays of accepted environments (PLR/ACCEL's level buffer, scored by SFL's learnability): a share of each
+   * iteration's design jobs play an environment accepted earlier instead of designing a new one, so the agent gets
+   * several rollouts per design and the groups in band are played again (actors/coordinator/replay.ts).
+   */
+  replay: {
+    /** Share of design jobs that replay a buffered environment once the buffer has one (0 = every job designs). */
+    rate: number;
+    /** Environments the buffer keeps per family (the lowest-scored played ones go first). */
+    perFamily: number;
+    /** Share of a replay draw given by staleness instead of score (PLR's ρ). */
+    staleness: number;
+    /** Weight of the newest evaluation in an environment's score (1: the last one alone). */
+    emaRate: number;
+  };
   /** Baselines and ablations (the evaluator reads noHintRegret). */
   ablations: {
     /** No designer: each design job publishes a library environment (envs/library) as accepted. */
@@ -122,6 +137,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25, familyBalance: true },
   agent: { maxTokens: 48, temperature: 0.3, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
+  replay: { rate: 0.8, perFamily: 16, staleness: 0.2, emaRate: 0.5 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
@@ -145,6 +161,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
     memory: s.object({ k: s.int({ min: 0, max: 64 }), frontierFraction: s.number({ min: 0, max: 1 }), frontierPool: s.number({ min: 1, max: 1000 }) }, { strict: true }),
     designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }), libraryParents: s.number({ min: 0, max: 1 }), familyBalance: s.boolean() }, { strict: true }),
     agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }), timeoutRetries: s.int({ min: 0, max: 10 }) }, { strict: true }),
+    replay: s.object({ rate: s.number({ min: 0, max: 1 }), perFamily: s.int({ min: 1, max: 1 << 16 }), staleness: s.number({ min: 0, max: 1 }), emaRate: s.number({ gt: 0, max: 1 }) }, { strict: true }),
     ablations: s.object({ fixedEnvs: s.boolean(), noCorpus: s.boolean(), noMemory: s.boolean(), noHintRegret: s.boolean() }, { strict: true }),
     policy: s.object(
       {

@@ -39,6 +39,7 @@ t.test('results.json has the documented shape and the seed-paired SPADE − fixe
   t.equal(spade.runs.length, 2);
   for (const k of ['tokens', 'wallSec', 'iterations', 'curve', 'heldout', 'regret', 'acceptance', 'novelFraction', 'meanDesignerReward']) t.ok(k in spade.runs[0]!, `run.${k}`);
   t.equal(spade.runs[0]!.iterations.length, 3, 'per-iteration figures');
+  t.ok(Math.abs(spade.agentShare! - 1 / 3) < 1e-12, "the agent's share of the sampled tokens (a quarter of the total against the designer's half)");
   t.same(spade.curve.map((p) => p.fraction), [1]);
   // Differences by cell, averaged over the two seed pairs: a (0+1)/2, (0+0)/2 → row mean .25; b (0+1)/2, (1+1)/2 → .75; c 0.
   t.ok(Math.abs(r.heldout.spadeMinusFixed!.mean - (0.25 + 0.75 + 0) / 3) < 1e-12, 'SPADE − fixed = 1/3');
