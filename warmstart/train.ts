@@ -9,7 +9,7 @@ import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
 import { libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
-import { designerEdits, type EditStats } from './edits.js';
+import { designerEdits, type EditPlan, type EditStats } from './edits.js';
 import { isEditable } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
 import { repoPath } from '../runtime/paths.js';
@@ -68,6 +68,19 @@ async function initModel(dir: string): Promise<{ init: LoadedModel; imported: bo
   return { init, imported: init.spadeTokenizer === undefined };
 }
 
+/**
+ * The designer's parents (library modules with knobs, of at most maxModuleTokens tokens) and the edit plan a run with
+ * options `o` uses: its data's knob-edited modules are `designerEdits(pool, parents, documents, plan)`, which the tests
+ * regenerate through this function rather than a copy of it.
+ */
+export function designerEditInputs(o: ResolvedWarmStartOptions, library: readonly LibraryEnv[], tok: { encode(text: string): number[] }): { parents: LibraryEnv[]; plan: EditPlan } {
+  const parents = library.filter((e) => isEditable(e.code) && (o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens));
+  if (parents.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one editable library module', o.maxModuleTokens);
+  // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite.
+  const reservedNames = new Set(loadLibrary(repoPath('envs', 'heldout')).map((e) => e.spec.name));
+  return { parents, plan: { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames } };
+}
+
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
   const o = validateWarmStartOptions(options);
   const t0 = performance.now();
@@ -77,8 +90,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const config = hf?.model ?? validateDecoderConfig({ ...o.model, vocab: tok.vocabSize });
   const library = loadLibrary();
   const docs = await openDocuments(o.documents);
-  const designerEnvs = library.filter((e) => isEditable(e.code) && (o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens));
-  if (designerEnvs.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one editable library module', o.maxModuleTokens);
+  const { parents: designerEnvs, plan } = designerEditInputs(o, library, tok);
   const seeds = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
   const seedsOf = (e: LibraryEnv): number[] => seeds(o.hintEnvEpisodes > 0 && vmEnv(e).reset(1).instanceHint ? o.hintEnvEpisodes : o.episodesPerEnv);
   // A generous call budget: the pool only replays library episodes and validates edits here, and the machine may be loaded.
@@ -89,11 +101,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   try {
     played = await oracleEpisodes(pool, library, seedsOf);
     log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite.
-    const reservedNames = new Set(loadLibrary(repoPath('envs', 'heldout')).map((e) => e.spec.name));
-    edited = await designerEdits(pool, designerEnvs, docs, {
-      perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames,
-    });
+    edited = await designerEdits(pool, designerEnvs, docs, plan);
     if (o.childEpisodes > 0) {
       // Agent data from the designer's own edits: each validated child of an instance-hint parent, played like a library env.
       const hinted = new Set(library.filter((e) => vmEnv(e).reset(1).instanceHint).map((e) => e.name));

@@ -56,3 +56,28 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   const union = a.size + b.size - both;
   return union === 0 ? 1 : both / union;
 }
+
+/** A scalar knob line (`const NAME = value;`, lists left out), as the near tier's knob test reads it. */
+const KNOB = /^const ([A-Z][A-Z_]*) = ([^;[][^;]*);$/;
+
+/** A module's knob setting: its scalar knobs in source order, `CODES=6 TRIES=4`; two modules of one parent compare by it. */
+export function knobSetting(code: string): string {
+  return code.split('\n').map((line) => KNOB.exec(line.trim())).filter((m) => m !== null).map((m) => `${m[1]}=${m[2]}`).join(' ');
+}
+
+/** The near tier's modules, each with its library parent (the module its first comment line names) and knob setting. */
+export function nearSettings(): { file: string; parent: string; setting: string }[] {
+  return heldOutFiles('heldout-near').map((e) => {
+    const src = /^\/\/ Near held-out tier: envs\/library\/[a-z]+\/([a-z-]+)\.js /.exec(e.code)?.[1];
+    if (!src) throw new TypeError(`${e.file}: the first line does not name its library module`);
+    return { file: e.file, parent: src, setting: knobSetting(e.code) };
+  });
+}
+
+/** The training modules whose parent and knob setting are a near module's: one entry per clash, naming both. */
+export function nearSettingClashes<T extends { root: string; code: string }>(near: readonly { file: string; parent: string; setting: string }[], training: readonly T[]): { near: string; setting: string; module: T }[] {
+  return training.flatMap((m) => {
+    const setting = knobSetting(m.code);
+    return near.filter((n) => n.parent === m.root && n.setting === setting).map((n) => ({ near: n.file, setting, module: m }));
+  });
+}
