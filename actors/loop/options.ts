@@ -137,7 +137,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
   designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25, familyBalance: true },
   agent: { maxTokens: 48, temperature: 0.3, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
-  replay: { rate: 0.8, perFamily: 16, staleness: 0.2, emaRate: 0.5 },
+  replay: { rate: 0.9, perFamily: 16, staleness: 0.2, emaRate: 0.5 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
