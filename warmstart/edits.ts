@@ -9,6 +9,7 @@ import type { DocumentSource } from './documents.js';
 import type { LibraryEnv } from './library.js';
 import { mutate } from './mutate.js';
 import { specNameOf } from '../actors/designer/index.js';
+import { knobSetting } from './reserved.js';
 
 export interface DesignerEdit {
   /** The library module the lineage starts from. */
@@ -28,7 +29,7 @@ export interface EditStats {
   rejected: Record<string, number>;
   /** Parents with at least one valid child. */
   parents: number;
-  /** Children left out before validation because their spec name is reserved (a held-out environment's). */
+  /** Children left out before validation: their spec name (a held-out environment's) or knob setting (a near-tier module's) is reserved. */
   reserved: number;
 }
 
@@ -41,6 +42,8 @@ export interface EditPlan {
   docChars?: number;
   /** Spec names no child may take: the held-out suite's, so nothing the designer learns shares a name with it. */
   reservedNames?: ReadonlySet<string>;
+  /** Library parent → knob settings no module of its lineage may take: the near held-out tier's (reserved.ts). */
+  reservedSettings?: Readonly<Record<string, readonly string[]>>;
 }
 
 export async function designerEdits(pool: SandboxPool, parents: readonly LibraryEnv[], docs: DocumentSource, plan: EditPlan): Promise<{ edits: DesignerEdit[]; stats: EditStats }> {
@@ -53,6 +56,7 @@ export async function designerEdits(pool: SandboxPool, parents: readonly Library
     const m = mutate(parent, doc, random);
     if (!m) return null;
     if (plan.reservedNames?.has(specNameOf(m.code)?.name ?? '')) return (stats.reserved++, null);
+    if (plan.reservedSettings?.[root]?.includes(knobSetting(m.code))) return (stats.reserved++, null);
     stats.tried++;
     const report = await pool.validate(m.code, { seeds: plan.validationSeeds });
     if (!report.ok) {

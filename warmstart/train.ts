@@ -10,6 +10,7 @@ import type { Role } from './examples.js';
 import { libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditPlan, type EditStats } from './edits.js';
+import { NEAR_TIER_SETTINGS } from './reserved.js';
 import { isEditable } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
 import { repoPath } from '../runtime/paths.js';
@@ -76,9 +77,10 @@ async function initModel(dir: string): Promise<{ init: LoadedModel; imported: bo
 export function designerEditInputs(o: ResolvedWarmStartOptions, library: readonly LibraryEnv[], tok: { encode(text: string): number[] }): { parents: LibraryEnv[]; plan: EditPlan } {
   const parents = library.filter((e) => isEditable(e.code) && (o.maxModuleTokens === 0 || tok.encode(e.code).length <= o.maxModuleTokens));
   if (parents.length === 0) throw new OptionsError('options.maxModuleTokens', 'a cap that keeps at least one editable library module', o.maxModuleTokens);
-  // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite.
+  // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite; nor a
+  // knob setting with the near tier (reserved.ts: a written-out table, the warm start never reads that suite).
   const reservedNames = new Set(loadLibrary(repoPath('envs', 'heldout')).map((e) => e.spec.name));
-  return { parents, plan: { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames } };
+  return { parents, plan: { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames, reservedSettings: NEAR_TIER_SETTINGS } };
 }
 
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {

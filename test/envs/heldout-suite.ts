@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { repoPath } from '../../runtime/paths.js';
 import { codeHash } from '../../sandbox/index.js';
+import { knobSetting } from '../../warmstart/index.js';
 
 export const HELDOUT_FAMILIES = ['reasoning', 'tools', 'games'] as const;
 
@@ -57,13 +58,8 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 1 : both / union;
 }
 
-/** A scalar knob line (`const NAME = value;`, lists left out), as the near tier's knob test reads it. */
-const KNOB = /^const ([A-Z][A-Z_]*) = ([^;[][^;]*);$/;
-
-/** A module's knob setting: its scalar knobs in source order, `CODES=6 TRIES=4`; two modules of one parent compare by it. */
-export function knobSetting(code: string): string {
-  return code.split('\n').map((line) => KNOB.exec(line.trim())).filter((m) => m !== null).map((m) => `${m[1]}=${m[2]}`).join(' ');
-}
+/** A module's knob setting (`CODES=6 TRIES=4`), read as the warm start reads it when it keeps its children off the near tier's. */
+export { knobSetting };
 
 /** The near tier's modules, each with its library parent (the module its first comment line names) and knob setting. */
 export function nearSettings(): { file: string; parent: string; setting: string }[] {

@@ -10,13 +10,13 @@ t.test('the near-setting check flags a near setting', async (t) => {
   const near = nearSettings();
   const library = loadLibrary();
   const door = library.find((e) => e.name === 'door-code')!;
-  const six = near.find((n) => n.file.endsWith('door-code-six.js'))!;
-  t.equal(six.setting, 'CODES=6 TRIES=4', 'a setting is the scalar knobs in source order');
+  const seven = near.find((n) => n.file.endsWith('door-code-seven.js'))!;
+  t.equal(seven.setting, 'CODES=7 TRIES=6 DIGITS=4', 'a setting is the scalar knobs in source order');
 
-  // The library module with door-code-six's values written in by hand, under a training name.
-  const child = door.code.replace('const CODES = 4;', 'const CODES = 6;').replace('const TRIES = 3;', 'const TRIES = 4;').replace("name: 'door-code'", "name: 'harbour-code'");
+  // The library module with door-code-seven's values written in by hand, under a training name.
+  const child = door.code.replace('const CODES = 4;', 'const CODES = 7;').replace('const TRIES = 3;', 'const TRIES = 6;').replace("name: 'door-code'", "name: 'harbour-code'");
   const hits = nearSettingClashes(near, [{ root: 'door-code', code: child }]);
-  t.same(hits.map((h) => [h.near, h.setting]), [['envs/heldout-near/reasoning/door-code-six.js', 'CODES=6 TRIES=4']], 'a child with its values is flagged');
+  t.same(hits.map((h) => [h.near, h.setting]), [['envs/heldout-near/reasoning/door-code-seven.js', 'CODES=7 TRIES=6 DIGITS=4']], 'a child with its values is flagged');
   for (const n of near) {
     const code = readFileSync(repoPath(...n.file.split('/')), 'utf8');
     t.equal(nearSettingClashes(near, [{ root: n.parent, code }]).length, 1, `${n.file} itself is flagged`);
@@ -24,7 +24,7 @@ t.test('the near-setting check flags a near setting', async (t) => {
 
   t.same(nearSettingClashes(near, library.map((e) => ({ root: e.name, code: e.code }))), [], "the library's own settings are not");
   t.same(nearSettingClashes(near, [{ root: 'max-pick', code: child }]), [], 'the same values under another parent are not');
-  const oneOff = child.replace('const TRIES = 4;', 'const TRIES = 5;');
-  t.equal(knobSetting(oneOff), 'CODES=6 TRIES=5');
+  const oneOff = child.replace('const TRIES = 6;', 'const TRIES = 5;');
+  t.equal(knobSetting(oneOff), 'CODES=7 TRIES=5 DIGITS=4');
   t.same(nearSettingClashes(near, [{ root: 'door-code', code: oneOff }]), [], 'one knob off is not');
 });

@@ -2,7 +2,8 @@
 // (envs/heldout-near: a library parent with other knob values). The warm start's only knob-edited modules are its
 // designer edits (designer rows; stage 3's agent episodes play the seed-3 children of instance-hint parents), made
 // here from the parents and plan warmstart/train.ts uses (designerEditInputs), for each seed of the shipped recipe's
-// stages (docs/warm-start.md); the counts match that page's (235/275, 240/294, 172 hint-parent children). Real sandbox.
+// stages (docs/warm-start.md), as a warm start would make them today (the counts that page gives came from the library
+// before DIGITS and ID_DIGITS were knobs and before near settings were reserved). Real sandbox.
 import t from 'tap';
 import { specNameOf } from '../../actors/designer/index.js';
 import { loadTokenizer } from '../../model/index.js';

@@ -1,10 +1,10 @@
-// Near held-out tier: envs/library/reasoning/door-code.js with other knob settings (CODES = 3, TRIES = 3); the rest of the module unchanged.
+// Near held-out tier: envs/library/reasoning/door-code.js with other knob settings (CODES = 3, DIGITS = 3); the rest of the module unchanged.
 // Reasoning (small-model family): copy the right code from a shown list. The instance's hint names the door's
 // colour; without it the agent must try codes in turn. Knobs: CODES (shown), TRIES, DIGITS (of each
 // code).
 const CODES = 3;
 const TRIES = 3;
-const DIGITS = 4;
+const DIGITS = 3;
 const COLOURS = ['red', 'blue', 'green', 'amber', 'white', 'black', 'grey', 'pink'];
 
 export const spec = {

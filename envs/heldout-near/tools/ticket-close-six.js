@@ -1,9 +1,9 @@
-// Near held-out tier: envs/library/tools/ticket-close.js with other knob settings (TICKETS = 6); the rest of the module unchanged.
+// Near held-out tier: envs/library/tools/ticket-close.js with other knob settings (TICKETS = 6, LIST_COST = 0.5); the rest of the module unchanged.
 // Tools (small-model family): close a named person's ticket with a JSON tool call. Unhinted play lists the tickets
 // first (which costs part of the reward); the instance's hint gives the ticket's id, so hinted play copies the
 // name and id into one call. Knobs: TICKETS (listed), LIST_COST, TURNS, ID_DIGITS.
 const TICKETS = 6;
-const LIST_COST = 0.4;
+const LIST_COST = 0.5;
 const TURNS = 3;
 const ID_DIGITS = 3;
 const PEOPLE = ['dana', 'lee', 'omar', 'kim', 'ravi', 'tess', 'ugo', 'vera'];

@@ -1,11 +1,11 @@
-// Near held-out tier: envs/library/games/step-to-mark.js with other knob settings (LENGTH = 15, SLACK = 3); the rest of the module unchanged.
+// Near held-out tier: envs/library/games/step-to-mark.js with other knob settings (LENGTH = 24, SLACK = 3); the rest of the module unchanged.
 // Game (small-model family): walk along a line to a hidden mark and stop on it. Unhinted play hears warmer/colder;
 // the instance's hint says where the mark is, so hinted play compares two numbers each turn. Knobs: LENGTH, SLACK.
-const LENGTH = 15;
+const LENGTH = 24;
 const SLACK = 3;
 
 export const spec = {
-  name: 'step-to-mark-15',
+  name: 'step-to-mark-24',
   description: `You stand on cell 0 of a line 0..${LENGTH}. Say right, left or stop. Stop on the hidden mark to win; after a move I say warmer or colder.`,
   hint: 'Warmer means you moved toward the mark.',
   maxTurns: LENGTH + SLACK,

@@ -1,14 +1,14 @@
-// Near held-out tier: envs/library/reasoning/door-code.js with other knob settings (CODES = 6, TRIES = 4); the rest of the module unchanged.
+// Near held-out tier: envs/library/reasoning/door-code.js with other knob settings (CODES = 7, TRIES = 6); the rest of the module unchanged.
 // Reasoning (small-model family): copy the right code from a shown list. The instance's hint names the door's
 // colour; without it the agent must try codes in turn. Knobs: CODES (shown), TRIES, DIGITS (of each
 // code).
-const CODES = 6;
-const TRIES = 4;
+const CODES = 7;
+const TRIES = 6;
 const DIGITS = 4;
 const COLOURS = ['red', 'blue', 'green', 'amber', 'white', 'black', 'grey', 'pink'];
 
 export const spec = {
-  name: 'door-code-six',
+  name: 'door-code-seven',
   description: `One of the shown codes opens the door. Type a code (just the number). You have ${TRIES} tries.`,
   hint: 'Each try tells you whether the code was wrong.',
   maxTurns: TRIES,

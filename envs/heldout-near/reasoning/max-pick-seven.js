@@ -1,13 +1,13 @@
-// Near held-out tier: envs/library/reasoning/max-pick.js with other knob settings (COUNT = 4); the rest of the module unchanged.
+// Near held-out tier: envs/library/reasoning/max-pick.js with other knob settings (COUNT = 7); the rest of the module unchanged.
 // Reasoning (small-model family): name the largest of a few numbers. The instance's hint gives the largest one's
 // last digit, which turns the comparison into a lookup. Knobs: COUNT (numbers shown; 2 is easiest but a guess then
 // wins half the time), LO/HI (their range).
-const COUNT = 4;
+const COUNT = 7;
 const LO = 10;
 const HI = 99;
 
 export const spec = {
-  name: 'max-pick-four',
+  name: 'max-pick-seven',
   description: `Which of the ${COUNT} numbers is the largest? Answer with that number. One answer.`,
   hint: 'Compare the tens digits first.',
   maxTurns: 1,
