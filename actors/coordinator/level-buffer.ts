@@ -4,6 +4,7 @@
 // (a family) keeps a bounded number of levels: the played ones with the lowest scores go first, roots never. Pure:
 // the caller owns the generator and the clock (iterations). The coordinator's replays (replay.ts) and the probe's
 // settings curriculum (probe/settings-buffer.ts) hold their levels in it.
+import { learnability } from '../evaluator/designer-reward.js';
 import { mean } from '../evaluator/score.js';
 
 export interface LevelOptions {
@@ -35,11 +36,8 @@ export function variance(xs: readonly number[]): number {
   return mean(xs.map((x) => (x - m) ** 2));
 }
 
-/** SFL's learnability of a solve rate p (clamped to [0, 1]): p(1 − p), the return variance of 0/1 episodes. */
-export const learnabilityOf = (p: number): number => {
-  const q = Math.min(1, Math.max(0, p));
-  return q * (1 - q);
-};
+/** The evaluator's learnability p(1 − p) of a mean return clamped to [0, 1] (a partial-credit return may leave it). */
+export const learnabilityOf = (p: number): number => learnability(Math.min(1, Math.max(0, p)));
 
 export class LevelBuffer<E extends Level> {
   readonly entries = new Map<string, E>();
