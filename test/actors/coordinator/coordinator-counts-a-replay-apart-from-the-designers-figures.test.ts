@@ -2,18 +2,12 @@
 // evaluation is archived as `replayed`, outside the designer's regret and evaluated counts, while its batch counts
 // toward the iteration and the trajectories, and its evaluation visits the design it replayed.
 import t from 'tap';
-import { transition, type CoordinatorEffect, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
+import { transition, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
 import { ReplayBuffer } from '../../../actors/coordinator/replay.js';
 import { summary } from '../../../actors/coordinator/run-stats.js';
-import { freshState, labeledBatch } from './coordinator-state.js';
+import { freshState, labeledBatch, acceptedEnv as accepted, designerSample as sample } from './coordinator-state.js';
 
 const o: CoordinatorLimits = { seed: 1, designsPerIteration: 4, maxStaleness: 0, iterations: 10, minutes: Infinity };
-const jobsOf = (fx: CoordinatorEffect[]) => fx.flatMap((f) => (f.type === 'issue' ? f.iterations.flatMap((i) => i.jobs) : []));
-const accepted = (envId: string, iteration: number, extra: Record<string, unknown> = {}) => ({
-  envId, jobId: envId, iteration, code: `// ${envId}`, codeHash: envId, spec: { name: envId, description: 'd', hint: 'h', maxTurns: 1 }, family: 'games',
-  parents: [], validation: { ms: 0 }, ...extra,
-}) as never;
-const sample = { promptTokens: new Uint8Array(0), tokens: new Uint8Array(0), logprobs: new Uint8Array(0), versions: new Uint8Array(0), text: '', finishReason: 'stop' };
 
 t.test("a replay counts apart from the designer's figures", async (t) => {
   const s = freshState({ replay: new ReplayBuffer({ rate: 1, perFamily: 8, staleness: 0.2, emaRate: 0.5 }) });

@@ -1,18 +1,12 @@
 // With a replay buffer (loop.replay) the coordinator's jobs design until a design has been evaluated; then jobs
 // carry a replay of it (id, family, code) at the configured rate. Library picks are not buffered.
 import t from 'tap';
-import { transition, type CoordinatorEffect, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
+import { transition, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
 import { ReplayBuffer } from '../../../actors/coordinator/replay.js';
 import { summary } from '../../../actors/coordinator/run-stats.js';
-import { freshState, labeledBatch } from './coordinator-state.js';
+import { freshState, labeledBatch, acceptedEnv as accepted, designerSample as sample, issuedJobs as jobsOf } from './coordinator-state.js';
 
 const o: CoordinatorLimits = { seed: 1, designsPerIteration: 4, maxStaleness: 0, iterations: 10, minutes: Infinity };
-const jobsOf = (fx: CoordinatorEffect[]) => fx.flatMap((f) => (f.type === 'issue' ? f.iterations.flatMap((i) => i.jobs) : []));
-const accepted = (envId: string, iteration: number, extra: Record<string, unknown> = {}) => ({
-  envId, jobId: envId, iteration, code: `// ${envId}`, codeHash: envId, spec: { name: envId, description: 'd', hint: 'h', maxTurns: 1 }, family: 'games',
-  parents: [], validation: { ms: 0 }, ...extra,
-}) as never;
-const sample = { promptTokens: new Uint8Array(0), tokens: new Uint8Array(0), logprobs: new Uint8Array(0), versions: new Uint8Array(0), text: '', finishReason: 'stop' };
 
 t.test('jobs design first, then replay the evaluated design', async (t) => {
   const s = freshState({ replay: new ReplayBuffer({ rate: 1, perFamily: 8, staleness: 0.2, emaRate: 0.5 }) });

@@ -15,3 +15,15 @@ export const issuedIterations = (fx: CoordinatorEffect[]): number[] => fx.flatMa
 export const labeledBatch = (iteration: number, envId: string) => ({
   batchId: envId, envId, iteration, accepted: true, regret: 0.5, returnHint: 1, returnNoHint: 0.5, designerReward: 0.5, trajectories: [],
 });
+
+/** The design jobs that the 'issue' effects among `fx` send out, in order. */
+export const issuedJobs = (fx: CoordinatorEffect[]) => fx.flatMap((f) => (f.type === 'issue' ? f.iterations.flatMap((i) => i.jobs) : []));
+
+/** An env.accepted body `envId` of `iteration` in family games (`extra`: designer, replayOf, …). */
+export const acceptedEnv = (envId: string, iteration: number, extra: Record<string, unknown> = {}) => ({
+  envId, jobId: envId, iteration, code: `// ${envId}`, codeHash: envId, spec: { name: envId, description: 'd', hint: 'h', maxTurns: 1 }, family: 'games',
+  parents: [], validation: { ms: 0 }, ...extra,
+}) as never;
+
+/** A designer sample with nothing in it: marks an accepted environment as designed. */
+export const designerSample = { promptTokens: new Uint8Array(0), tokens: new Uint8Array(0), logprobs: new Uint8Array(0), versions: new Uint8Array(0), text: '', finishReason: 'stop' };
