@@ -31,6 +31,7 @@ export const ROLE_FACTORIES: RoleRegistry = {
       iterations: env.config.run.iterations,
       minutes: env.config.run.minutes,
       budgetTokens: env.config.run.budgetTokens ?? 0,
+      budgetEpisodes: env.config.run.budgetEpisodes ?? 0,
       curvePoints: env.config.run.curvePoints ?? 0,
       ...(loopOptionsOf(env.config).learner.stateDir ? { learnerDir: loopOptionsOf(env.config).learner.stateDir! } : {}),
       // Novelty against the library the loop uses (the fixed baseline's and the designer's), in acceptance order.

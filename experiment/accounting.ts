@@ -25,6 +25,8 @@ export interface IterationFigures {
 
 export interface RunMetrics {
   tokens: RunTokens;
+  /** Agent episodes played, hinted included (0 in a run from before the coordinator counted them). */
+  agentEpisodes: number;
   iterationsDone: number;
   iterations: IterationFigures[];
   /** The final line's run-wide figures. */
@@ -68,6 +70,7 @@ export function readRunMetrics(runDir: string): RunMetrics {
   }
   return {
     tokens: { sampledDesigner: t.sampledDesigner, sampledAgent: t.sampledAgent, trained: t.trained, total: t.total },
+    agentEpisodes: typeof last.agentEpisodes === 'number' ? last.agentEpisodes : 0,
     iterationsDone: last.iterationsDone,
     iterations: [...byIndex.values()].sort((a, b) => a.index - b.index),
     regret: { feasibleMean: num(last.meanRegret), allMean: num(last.meanRegretAll), feasible: last.feasible ?? 0, evaluated: last.evaluated ?? 0 },

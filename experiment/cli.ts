@@ -17,6 +17,7 @@ export const EXPERIMENT_USAGE = `Usage: spade experiment --preset NAME | --confi
   --out DIR      experiment directory (default runs/experiment-<preset>); run again with the same DIR to continue
   --arms a,b     a subset of ${ARM_NAMES.join(', ')}
   --budget N     policy tokens per arm run (sampled + trained)
+  --budget-episodes N  agent episodes per arm run (hinted included): arms at equal agent experience
   --seeds N      run seeds of every arm (default 2 for spade and fixed-envs, 1 for ablations)
 With only --out DIR, an experiment started there continues with its saved configuration (DIR/experiment.json).`;
 
@@ -29,7 +30,7 @@ export interface ExperimentCommandIo {
 function parseCommand(argv: string[]): { config: ExperimentConfig; out: string } | 'help' {
   const { values: v, positionals } = parseArgs({
     args: argv, allowPositionals: true, strict: true,
-    options: { preset: { type: 'string' }, config: { type: 'string' }, out: { type: 'string' }, arms: { type: 'string' }, budget: { type: 'string' }, seeds: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { preset: { type: 'string' }, config: { type: 'string' }, out: { type: 'string' }, arms: { type: 'string' }, budget: { type: 'string' }, 'budget-episodes': { type: 'string' }, seeds: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (v.help) return 'help';
   if (positionals.length) throw new OptionsError('spade experiment', 'options only', positionals.join(' '));
@@ -57,7 +58,9 @@ function parseCommand(argv: string[]): { config: ExperimentConfig; out: string }
     for (const a of arms) if (!isArmName(a)) throw new OptionsError('--arms', `a comma-separated subset of ${ARM_NAMES.join(', ')}`, a);
     input = { ...input, arms: arms as ArmName[] };
   }
-  if (v.budget !== undefined) input = { ...input, budgetTokens: Number(v.budget) };
+  if (v.budget !== undefined && v['budget-episodes'] !== undefined) throw new OptionsError('--budget / --budget-episodes', 'one of them (a run has one budget)', `${v.budget} and ${v['budget-episodes']}`);
+  if (v.budget !== undefined) input = { ...input, budgetTokens: Number(v.budget), budgetEpisodes: 0 };
+  if (v['budget-episodes'] !== undefined) input = { ...input, budgetEpisodes: Number(v['budget-episodes']), budgetTokens: 0 };
   const config = saved ? validateExperimentConfig({ ...saved, ...input, eval: { ...saved.eval, ...input.eval } }) : resolveExperimentConfig(preset!, input);
   if (v.seeds !== undefined) {
     const n = Number(v.seeds);

@@ -36,8 +36,13 @@ export interface ExperimentEvalOptions {
 export interface ExperimentConfig {
   /** The preset it came from (recorded in results.json). */
   preset: string;
-  /** Policy tokens (sampled by both roles + trained) of every arm run. */
+  /** Policy tokens (sampled by both roles + trained) of every arm run; 0 when the budget is in agent episodes. */
   budgetTokens: number;
+  /**
+   * Agent episodes (hinted included) of every arm run: arms compared at equal agent experience, their policy tokens
+   * and wall-clock reported beside. 0 or absent: the budget is in policy tokens. A config has one of the two.
+   */
+  budgetEpisodes?: number;
   arms: ArmName[];
   /** Run seeds per arm; an arm not named takes its default (arms.ts: 2 for spade and fixed-envs, 1 for ablations). */
   seeds: Partial<Record<ArmName, number>>;
@@ -99,7 +104,7 @@ const str = (path: string, v: unknown): string => {
 export function resolveExperimentConfig(base: string, over: ExperimentConfigInput = {}): ExperimentConfig {
   const preset = PRESETS[base];
   if (!preset) throw new OptionsError('preset', `one of ${Object.keys(PRESETS).join(', ')}`, base);
-  const known = new Set(['preset', 'budgetTokens', 'arms', 'seeds', 'baseCheckpoint', 'curvePoints', 'set', 'eval', 'keepStores']);
+  const known = new Set(['preset', 'budgetTokens', 'budgetEpisodes', 'arms', 'seeds', 'baseCheckpoint', 'curvePoints', 'set', 'eval', 'keepStores']);
   for (const k of Object.keys(over)) if (!known.has(k)) throw new OptionsError(`experiment.${k}`, `one of ${[...known].join(', ')}`, k);
   const evalKeys = new Set(Object.keys(preset.eval));
   for (const k of Object.keys(over.eval ?? {})) if (!evalKeys.has(k)) throw new OptionsError(`experiment.eval.${k}`, `one of ${[...evalKeys].join(', ')}`, k);
@@ -109,7 +114,10 @@ export function resolveExperimentConfig(base: string, over: ExperimentConfigInpu
 /** Checks a whole configuration (a resolved one, or one saved in an experiment directory); returns it. */
 export function validateExperimentConfig(c: ExperimentConfig): ExperimentConfig {
   for (const k of Object.keys(PRESETS.default!.eval)) if (!(k in (c.eval ?? {}))) throw new OptionsError(`experiment.eval.${k}`, 'present', undefined);
-  posInt('experiment.budgetTokens', c.budgetTokens);
+  const episodes = c.budgetEpisodes ?? 0;
+  posInt('experiment.budgetTokens', c.budgetTokens, episodes > 0 ? 0 : 1);
+  posInt('experiment.budgetEpisodes', episodes, 0);
+  if (episodes > 0 && c.budgetTokens > 0) throw new OptionsError('experiment.budgetTokens', '0 when budgetEpisodes is set (an experiment has one budget)', c.budgetTokens);
   if (!Array.isArray(c.arms) || c.arms.length === 0) throw new OptionsError('experiment.arms', `a non-empty list of ${ARM_NAMES.join(', ')}`, c.arms);
   c.arms.forEach((a, i) => { if (!isArmName(a)) throw new OptionsError(`experiment.arms[${i}]`, `one of ${ARM_NAMES.join(', ')}`, a); });
   if (new Set(c.arms).size !== c.arms.length) throw new OptionsError('experiment.arms', 'arms named once each', c.arms);
@@ -121,7 +129,7 @@ export function validateExperimentConfig(c: ExperimentConfig): ExperimentConfig 
   str('experiment.baseCheckpoint', c.baseCheckpoint);
   posInt('experiment.curvePoints', c.curvePoints);
   if (typeof c.set !== 'object' || c.set === null || Array.isArray(c.set)) throw new OptionsError('experiment.set', 'an object of config path → value', c.set);
-  for (const k of ['run.budgetTokens', 'run.curvePoints', 'run.dir', 'run.seed', 'loop.policy.checkpoint'])
+  for (const k of ['run.budgetTokens', 'run.budgetEpisodes', 'run.curvePoints', 'run.dir', 'run.seed', 'loop.policy.checkpoint'])
     if (k in c.set) throw new OptionsError(`experiment.set.${k}`, 'left to the experiment (it sets it per arm run)', c.set[k]);
   if (c.keepStores !== undefined && typeof c.keepStores !== 'boolean') throw new OptionsError('experiment.keepStores', 'true or false', c.keepStores);
   str('experiment.eval.suite', c.eval.suite);
@@ -139,6 +147,11 @@ export function validateExperimentConfig(c: ExperimentConfig): ExperimentConfig 
     posInt('experiment.eval.near.seeds', near.seeds);
   }
   return c;
+}
+
+/** The budget of every arm run, in words (logs and summary.md). */
+export function budgetWords(c: Pick<ExperimentConfig, 'budgetTokens' | 'budgetEpisodes'>): string {
+  return (c.budgetEpisodes ?? 0) > 0 ? `${c.budgetEpisodes} agent episodes` : `${c.budgetTokens} policy tokens`;
 }
 
 /** Run seeds of an arm under this config. */

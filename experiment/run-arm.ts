@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { repoPath } from '../runtime/paths.js';
 import { ARMS, armRunName, type ArmName } from './arms.js';
 import { ArmRunError, RunReadError } from './errors.js';
-import type { ExperimentConfig } from './presets.js';
+import { budgetWords, type ExperimentConfig } from './presets.js';
 
 export interface ArmRecord {
   arm: ArmName;
@@ -38,7 +38,7 @@ export function armArgs(c: ExperimentConfig, arm: ArmName, seed: number, runDir:
     'run.view': 'lines',
     ...c.set,
     ...ARMS[arm].set,
-    'run.budgetTokens': c.budgetTokens,
+    ...((c.budgetEpisodes ?? 0) > 0 ? { 'run.budgetEpisodes': c.budgetEpisodes } : { 'run.budgetTokens': c.budgetTokens }),
     'run.curvePoints': c.curvePoints,
     'loop.policy.checkpoint': resolve(c.baseCheckpoint),
     'loop.policy.missingCheckpoint': 'fail',
@@ -95,7 +95,7 @@ export async function runArm(c: ExperimentConfig, arm: ArmName, seed: number, ou
   }
   mkdirSync(runDir, { recursive: true });
   const args = state === 'resume' ? ['--resume', runDir] : armArgs(c, arm, seed, runDir);
-  log(`${arm} seed ${seed}: ${state === 'resume' ? 'resuming the interrupted run' : 'starting'} in ${runDir} (budget ${c.budgetTokens} policy tokens)`);
+  log(`${arm} seed ${seed}: ${state === 'resume' ? 'resuming the interrupted run' : 'starting'} in ${runDir} (budget ${budgetWords(c)})`);
   const logFile = join(runDir, 'host.log');
   const out = createWriteStream(logFile, { flags: 'a' });
   const started = Date.now();

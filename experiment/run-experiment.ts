@@ -9,7 +9,7 @@ import type { ArmName } from './arms.js';
 import { curveCheckpoints } from './curve.js';
 import { OptionsError } from './errors.js';
 import { evaluateCached, prepareSuite } from './evaluate.js';
-import { seedsOf, type ExperimentConfig } from './presets.js';
+import { budgetWords, seedsOf, type ExperimentConfig } from './presets.js';
 import { buildResults, type ExperimentResults, type RunInput } from './results.js';
 import { runArm, type RunArmOptions } from './run-arm.js';
 import { formatSummary } from './summary.js';
@@ -22,7 +22,7 @@ export interface ExperimentRunOptions extends Omit<RunArmOptions, 'onSpawn'> {
 }
 
 /** The fields a continued experiment must share with the one it continues (arms and seeds may be added or left out). */
-const FIXED = ['budgetTokens', 'baseCheckpoint', 'curvePoints', 'set', 'eval'] as const;
+const FIXED = ['budgetTokens', 'budgetEpisodes', 'baseCheckpoint', 'curvePoints', 'set', 'eval'] as const;
 
 /** Saves the configuration in `outDir/experiment.json`, or checks it against the saved one. */
 export function pinConfig(c: ExperimentConfig, outDir: string): void {
@@ -43,7 +43,7 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
   pinConfig(c, outDir);
   const suite = prepareSuite(c, outDir);
   const baseCheckpoint = resolve(c.baseCheckpoint);
-  log(`experiment ${outDir}: arms ${c.arms.map((a) => `${a}×${seedsOf(c, a)}`).join(', ')}, budget ${c.budgetTokens} policy tokens each`);
+  log(`experiment ${outDir}: arms ${c.arms.map((a) => `${a}×${seedsOf(c, a)}`).join(', ')}, budget ${budgetWords(c)} each`);
   const base = await evaluateCached(c, suite, [baseCheckpoint], join(outDir, 'base-eval.json'), { hint: c.eval.hint, log });
   // The near tier: the base and the final checkpoints only, on its own seed count.
   const near = c.eval.near ? { suite: resolve(c.eval.near.suite), seeds: c.eval.near.seeds } : null;
@@ -62,7 +62,7 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
       const rec = await runArm(c, arm, seed, outDir, { ...o, onSpawn: (pid) => o.onSpawn?.(arm, seed, pid) });
       const metrics = readRunMetrics(rec.runDir);
       const curve = curveCheckpoints(rec.runDir, metrics, rec.finalCheckpoint);
-      log(`${arm} seed ${seed}: ${metrics.tokens.total} policy tokens in ${(rec.wallSec / 60).toFixed(1)} min; evaluating ${curve.length} checkpoint(s)`);
+      log(`${arm} seed ${seed}: ${metrics.agentEpisodes} agent episodes, ${metrics.tokens.total} policy tokens in ${(rec.wallSec / 60).toFixed(1)} min; evaluating ${curve.length} checkpoint(s)`);
       // The final checkpoint with the hinted arm too; the curve's intermediate points without (the curve is no-hint return).
       const ev = await evaluateCached(c, suite, [rec.finalCheckpoint], join(rec.runDir, 'eval.json'), { hint: c.eval.hint, log });
       const mid = curve.slice(0, -1).map((p) => p.checkpoint);

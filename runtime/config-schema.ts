@@ -95,6 +95,9 @@ export const CLUSTER_CONFIG = s.object(
         minutes: s.number({ min: 0 }),
         /** Stop once this many policy tokens (sampled by both roles + trained) are spent (0 = unbounded). */
         budgetTokens: s.optional(s.int({ min: 0 })),
+        /** Stop once the agent has played this many episodes, hinted ones included (0 = unbounded): arms compared at
+         *  equal agent experience. A run has one budget, tokens or episodes. */
+        budgetEpisodes: s.optional(s.int({ min: 0 })),
         /** Learning-curve snapshots of the learner's checkpoint at budget fractions 1/n .. (n−1)/n (0 = none). */
         curvePoints: s.optional(s.int({ min: 0, max: 100 })),
         /** Design jobs per iteration. */

@@ -161,6 +161,8 @@ export function validateConfig(cfg: unknown): ClusterConfig {
   for (const [name, validate] of sections) validate((c as Record<string, unknown>)[name] ?? {}, `config.${name}`);
   if (c.host.memberTtlMs < 2 * c.host.heartbeatMs)
     throw new OptionsError('config.host.memberTtlMs', `>= 2 × host.heartbeatMs (${2 * c.host.heartbeatMs})`, c.host.memberTtlMs);
+  if ((c.run.budgetTokens ?? 0) > 0 && (c.run.budgetEpisodes ?? 0) > 0)
+    throw new OptionsError('config.run.budgetEpisodes', 'no value when run.budgetTokens is set (a run has one budget: tokens or agent episodes)', c.run.budgetEpisodes);
   if (c.nats.user !== undefined && c.nats.token !== undefined)
     throw new OptionsError('config.nats.token', 'no value when nats.user is set (set either nats.user/pass or nats.token, not both)', c.nats.token);
   return c;

@@ -29,6 +29,7 @@ Options:
   --iterations N       stop after N iterations                            [config run.iterations]
   --minutes N          stop after N minutes                               [config run.minutes]
   --budget-tokens N    stop once N policy tokens (sampled + trained) are spent [config run.budgetTokens]
+  --budget-episodes N  stop once the agent has played N episodes, hinted included [config run.budgetEpisodes]
   --seed N             run seed                                           [SPADE_SEED]
   --host-id ID         this host's id in membership (default hostname-pid)
   --set PATH=VALUE     set any config field, e.g. --set roles.echo.concurrency=16 (repeatable)
@@ -63,6 +64,7 @@ export function parseStartArgs(argv: string[]) {
         iterations: { type: 'string' },
         minutes: { type: 'string' },
         'budget-tokens': { type: 'string' },
+        'budget-episodes': { type: 'string' },
         seed: { type: 'string' },
         'host-id': { type: 'string' },
         set: { type: 'string', multiple: true },
@@ -83,6 +85,7 @@ export function parseStartArgs(argv: string[]) {
   if (v.iterations) set.push(`run.iterations=${v.iterations}`);
   if (v.minutes) set.push(`run.minutes=${v.minutes}`);
   if (v['budget-tokens']) set.push(`run.budgetTokens=${v['budget-tokens']}`);
+  if (v['budget-episodes']) set.push(`run.budgetEpisodes=${v['budget-episodes']}`);
   let file = v.config;
   let savedRun = false;
   if (v.resume) {

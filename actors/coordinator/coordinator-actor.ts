@@ -14,6 +14,7 @@ import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } 
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
 import { ReplayBuffer, type ReplayOptions } from './replay.js';
+import { budgetWords, hasBudget } from './budget.js';
 import { emptyStats, spentTokens, type RunStats } from './run-stats.js';
 import { ViewWriter } from './run-view.js';
 
@@ -30,6 +31,8 @@ export interface CoordinatorOptions {
   viewEveryMs: number;
   /** Policy tokens (sampled + trained) the run may spend; 0 = unbounded. */
   budgetTokens?: number;
+  /** Agent episodes (hinted included) the run may play; 0 = unbounded. */
+  budgetEpisodes?: number;
   /** Learning-curve snapshots at budget fractions 1/n .. (n−1)/n, copied to `<runDir>/curve/<j>of<n>/`; 0 = none. */
   curvePoints?: number;
   /** The learner's state directory, whose latest checkpoint a curve snapshot copies (default `<runDir>/learner`). */
@@ -50,7 +53,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
   const limits: CoordinatorLimits = {
     seed: opts.seed, designsPerIteration: opts.designsPerIteration, maxStaleness: opts.maxStaleness,
     iterations: opts.iterations > 0 ? opts.iterations : Infinity, minutes: opts.minutes > 0 ? opts.minutes : Infinity,
-    budgetTokens: opts.budgetTokens ? opts.budgetTokens : Infinity, curvePoints: opts.curvePoints ?? 0,
+    budgetTokens: opts.budgetTokens ? opts.budgetTokens : Infinity, budgetEpisodes: opts.budgetEpisodes ? opts.budgetEpisodes : Infinity, curvePoints: opts.curvePoints ?? 0,
   };
   const state: CoordinatorState = {
     stats: emptyStats(Date.now()), runId: '', nextIteration: 0, baseVersion: 0, issuing: false, finished: false, archived: new Set(),
@@ -222,7 +225,7 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       if (Number.isFinite(limits.minutes)) timers.push(setTimeout(() => dispatch({ type: 'timeUp' }), limits.minutes * 60_000));
       for (const t of timers) t.unref();
       const its = Number.isFinite(limits.iterations) ? limits.iterations : 'unbounded';
-      const budget = Number.isFinite(limits.budgetTokens ?? Infinity) ? `, budget ${limits.budgetTokens} policy tokens` : '';
+      const budget = hasBudget(limits) ? `, budget ${budgetWords(limits)}` : '';
       e.log(`run ${state.runId}: ${its} iterations × ${opts.designsPerIteration} designs, η = ${opts.maxStaleness}${budget}, next iteration ${state.nextIteration}, policy v${state.stats.policyVersion}`);
       dispatch({ type: 'issued', next: state.nextIteration }); // issue what the schedule allows now
     },

@@ -6,7 +6,7 @@
 import type { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
-import { budgetAllows, curveDue, sampledCaughtUp, settled, type BudgetLimits } from './budget.js';
+import { budgetAllows, budgetWords, curveDue, hasBudget, sampledCaughtUp, settled, spentOf, type BudgetLimits } from './budget.js';
 import type { ReplayBuffer } from './replay.js';
 import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, onReplayed, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
 import { renderView } from './run-view.js';
@@ -129,7 +129,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
     case 'metric':
       onMetric(s.stats, e.body);
       if (e.body.role === 'learner' && e.body.name === 'tokens')
-        for (const point of curveDue(spentTokens(s.stats), o, (s.curveTaken ??= new Set()))) {
+        for (const point of curveDue(spentOf(s.stats, o), o, (s.curveTaken ??= new Set()))) {
           s.curveTaken.add(point);
           out.push({ type: 'snapshot', point, of: o.curvePoints ?? 0, tokens: spentTokens(s.stats) });
         }
@@ -156,7 +156,7 @@ function step(s: CoordinatorState, e: CoordinatorEvent, o: CoordinatorLimits, ou
 
 /** Only a run with a budget issues (or ends) on token counts; without one the schedule moves on versions alone. */
 function budgetStep(s: CoordinatorState, o: CoordinatorLimits, out: CoordinatorEffect[], now: number): void {
-  if (Number.isFinite(o.budgetTokens ?? Infinity)) issue(s, o, out, now);
+  if (hasBudget(o)) issue(s, o, out, now);
 }
 
 /** How long a spent budget waits for the learner to account for the last iteration before the run ends anyway. */
@@ -179,13 +179,13 @@ export function issue(s: CoordinatorState, o: CoordinatorLimits, out: Coordinato
   else s.settleWait = undefined;
   const allowed = budgetAllows(s.stats, s.nextIteration, o, idle && now - s.settleWait! >= SETTLE_WAIT_MS);
   const its = scheduled.slice(0, allowed);
-  if (Number.isFinite(o.budgetTokens ?? Infinity) && allowed === 0 && s.nextIteration === s.stats.iterationsDone && sampledCaughtUp(s.stats)) {
+  if (hasBudget(o) && allowed === 0 && s.nextIteration === s.stats.iterationsDone && sampledCaughtUp(s.stats)) {
     s.budgetSpent ??= { since: now };
     // Everything labeled is applied or dropped by the learner, and every update's token count is in. (A trajectory
     // dropped on arrival is only reported with a later update, so a last iteration dropped whole waits for the timeout.)
     const counted = settled(s.stats, s.nextIteration);
     if (counted || now - s.budgetSpent.since >= BUDGET_DRAIN_MS)
-      finish(s, o, out, `policy-token budget spent: ${spentTokens(s.stats)} of ${o.budgetTokens} tokens${counted ? '' : ' (the learner did not report its last update in time)'}`, now);
+      finish(s, o, out, `budget spent: ${spentOf(s.stats, o)} of ${budgetWords(o)}${counted ? '' : ' (the learner did not report its last update in time)'}`, now);
     return;
   }
   if (its.length === 0) return;

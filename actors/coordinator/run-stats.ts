@@ -29,6 +29,8 @@ export interface IterationStats {
   sampledTokens: number;
   /** Of them, the tokens in its labeled batches (what the learner gets: the evaluator may leave hinted episodes out). */
   labeledTokens: number;
+  /** Agent episodes played for this iteration's jobs, hinted ones included (the agent's `episodes` reports). */
+  agentEpisodes: number;
 }
 
 /** Policy-token compute of the run. Sampled tokens are counted where they are produced: each designer job and agent
@@ -80,9 +82,13 @@ export interface RunStats {
   replayEvaluated: number;
   replayReturnNoHintSum: number;
   tokens: TokenCounts;
+  /** Agent episodes played (hinted included), as the agent groups report them, and those of finished iterations: the
+   *  unit of an episode budget (run.budgetEpisodes), which compares arms at equal agent experience. */
+  agentEpisodes: number;
+  agentEpisodesDone: number;
   /** The latest iterations' sampled tokens and the latest updates' trained tokens (the budget's cost estimate: an
    *  iteration's cost drifts as the designer starts passing validation and the advantages stop being all zero). */
-  recentCost: { sampled: number[]; trained: number[] };
+  recentCost: { sampled: number[]; trained: number[]; episodes: number[] };
   novelty: NoveltyCounts;
   /** Accepted environments with grounding counts (designer.grounding), and the sums of their two counts. */
   grounding: { scored: number; docWordsSum: number; controlWordsSum: number };
@@ -114,7 +120,9 @@ export function emptyStats(now: number): RunStats {
     replayEvaluated: 0,
     replayReturnNoHintSum: 0,
     tokens: { sampledDesigner: 0, sampledAgent: 0, sampledDone: 0, trained: 0, trainedUpdates: 0, labeledDesigner: 0, labeledAgent: 0 },
-    recentCost: { sampled: [], trained: [] },
+    agentEpisodes: 0,
+    agentEpisodesDone: 0,
+    recentCost: { sampled: [], trained: [], episodes: [] },
     novelty: { scored: 0, novel: 0, newStructure: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     grounding: { scored: 0, docWordsSum: 0, controlWordsSum: 0 },
     policyVersion: 0,
@@ -129,7 +137,7 @@ function iter(s: RunStats, i: number): IterationStats {
     it = {
       iteration: i, proposed: 0, accepted: 0, rejected: 0, labeled: 0, regretSum: 0, returnHintSum: 0, returnNoHintSum: 0, evaluated: 0,
       feasible: 0, feasibleRegretSum: 0, designerRewardSum: 0, scored: 0, novel: 0, newStructure: 0,
-      replayed: 0, replayEvaluated: 0, replayReturnNoHintSum: 0, sampledTokens: 0, labeledTokens: 0,
+      replayed: 0, replayEvaluated: 0, replayReturnNoHintSum: 0, sampledTokens: 0, labeledTokens: 0, agentEpisodes: 0,
     };
     s.perIteration.set(i, it);
   }
@@ -234,6 +242,8 @@ export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: n
     s.iterationsDone++;
     s.tokens.sampledDone += it.sampledTokens;
     keepRecent(s.recentCost.sampled, it.sampledTokens);
+    s.agentEpisodesDone += it.agentEpisodes;
+    keepRecent(s.recentCost.episodes, it.agentEpisodes);
     return true;
   }
   return false;
@@ -253,6 +263,12 @@ export function onMetric(s: RunStats, m: MetricBody): void {
     else s.tokens.sampledAgent += m.value;
     const i = Number(m.tags?.iteration);
     if (Number.isInteger(i) && i >= 0) iter(s, i).sampledTokens += m.value;
+    return;
+  }
+  if (m.name === 'episodes' && m.role === 'agent') {
+    s.agentEpisodes += m.value;
+    const i = Number(m.tags?.iteration);
+    if (Number.isInteger(i) && i >= 0) iter(s, i).agentEpisodes += m.value;
     return;
   }
   if (m.role !== 'learner') return;
@@ -297,7 +313,7 @@ export function iterationSummary(s: RunStats, i: number) {
     meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
     meanDesignerReward: mean(it.designerRewardSum, it.labeled),
     meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
-    novelFraction: mean(it.novel, it.scored), newStructureFraction: mean(it.newStructure, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens,
+    novelFraction: mean(it.novel, it.scored), newStructureFraction: mean(it.newStructure, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens, agentEpisodes: it.agentEpisodes,
     replayed: it.replayed, meanReplayReturnNoHint: mean(it.replayReturnNoHintSum, it.replayEvaluated),
   };
 }
@@ -336,5 +352,7 @@ export function summary(s: RunStats, now: number) {
     grounding: { scored: s.grounding.scored, meanDocWords: mean(s.grounding.docWordsSum, s.grounding.scored), meanControlWords: mean(s.grounding.controlWordsSum, s.grounding.scored) },
     trajectories: s.trajectories,
     trajectoriesPerSec: s.trajectories / secs,
+    agentEpisodes: s.agentEpisodes,
+    agentEpisodesPerSec: s.agentEpisodes / secs,
   };
 }

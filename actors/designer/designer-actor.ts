@@ -15,7 +15,7 @@ import { unpackInts } from '../loop/packed.js';
 import { metricOutputs } from '../loop/metrics.js';
 import { design, envIdOf, type DesignerDeps, type GroundingDoc } from './design.js';
 import { OutcomeStore } from './outcome-store.js';
-import { loadLibraryEnvs } from './library-envs.js';
+import { loadLibraryEnvs, onlyModules } from './library-envs.js';
 import { editableLibrary, parentFits } from './parent.js';
 import { resolve } from 'node:path';
 
@@ -66,10 +66,10 @@ export function createDesignerActor(opts: DesignerActorOptions = {}): DesignerAc
       env.log(`designer: corpus of ${c.documentCount} documents, ${c.size} chunks`);
       corpus = (random) => groundingDoc(c.sample(random));
     }
-    const library = options.ablations.fixedEnvs ? loadLibraryEnvs(options.library ? resolve(options.library) : undefined) : undefined;
+    const library = options.ablations.fixedEnvs ? onlyModules(loadLibraryEnvs(options.library ? resolve(options.library) : undefined), options.modules) : undefined;
     // Parents come from the shipped library whatever loop.library names (that is the fixed baseline's pool): the base
-    // designer learned to edit these, and without a parent it writes nothing it was taught.
-    const parents = editableLibrary(loadLibraryEnvs(), parentFits(policy));
+    // designer learned to edit these, and without a parent it writes nothing it was taught. loop.modules narrows both.
+    const parents = editableLibrary(onlyModules(loadLibraryEnvs(), options.modules), parentFits(policy));
     env.log(`designer: ${parents.length} editable library parents (${parents.map((p) => p.name).join(', ')})`);
     return { policy, sandbox, options, corpus, memory, outcomes, parents, ...(library ? { library } : {}) };
   }

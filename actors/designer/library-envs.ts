@@ -1,6 +1,7 @@
 // The shipped environment library (envs/library/<family>/<name>.js) as the fixed-environment baseline draws from it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OptionsError } from '../../runtime/options.js';
 import { repoPath } from '../../runtime/paths.js';
 
 export interface LibraryEnv {
@@ -20,4 +21,16 @@ export function loadLibraryEnvs(root = repoPath('envs', 'library')): LibraryEnv[
       out.push({ family: fam, name: f.slice(0, -3), code: readFileSync(join(root, fam, f), 'utf8') });
   }
   return out;
+}
+
+/**
+ * The modules named by `loop.modules` (all of them when it is empty), in library order. A name the library lacks is
+ * a configuration error naming its index, so a typo does not quietly train on fewer modules.
+ */
+export function onlyModules(library: readonly LibraryEnv[], names: readonly string[], path = 'loop.modules'): LibraryEnv[] {
+  if (names.length === 0) return [...library];
+  names.forEach((n, i) => {
+    if (!library.some((e) => e.name === n)) throw new OptionsError(`${path}[${i}]`, `a library module (${library.map((e) => e.name).join(', ')})`, n);
+  });
+  return library.filter((e) => names.includes(e.name));
 }

@@ -1,6 +1,8 @@
 // Settings of the self-play loop's designer, agent, memory and policy service: one typed object meant to sit in
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
+import { resolve } from 'node:path';
 import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
+import { loadLibraryEnvs, onlyModules } from '../designer/library-envs.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
 import { validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
@@ -108,6 +110,11 @@ export interface LoopOptions {
   };
   /** Environment library the fixed-environment baseline draws from (<dir>/<family>/<name>.js); empty = envs/library. */
   library: string;
+  /**
+   * Library modules the loop uses, by name (e.g. `window-search`): the fixed baseline's pool and the designer's library
+   * parents alike, so both arms train on the same modules (an experiment on a few families). Empty = every module.
+   */
+  modules: string[];
   sandbox: {
     /** 'remote': the sandbox role anywhere in the cluster (request/reply); 'local': a pool in this process. */
     mode: 'remote' | 'local';
@@ -145,6 +152,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   },
   corpus: { paths: [] },
   library: '',
+  modules: [],
   sandbox: { mode: 'remote', workers: 1, limits: {} },
   evaluator: {},
   learner: {},
@@ -179,6 +187,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
     ),
     corpus: s.object({ paths: s.array(s.string({ min: 1 })) }, { strict: true }),
     library: s.string(),
+    modules: s.array(s.string({ min: 1 })),
     sandbox: s.object({ mode: s.literal('remote', 'local'), workers: s.int({ min: 1, max: 1024 }), limits: loose as s.Check<SandboxLimits> }, { strict: true }),
     evaluator: loose as s.Check<EvaluatorOptions>,
     learner: loose as s.Check<LearnerOptions>,
@@ -199,6 +208,9 @@ export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop')
   validateEvaluatorOptions(o.evaluator, `${path}.evaluator`);
   validateLearnerOptions(o.learner, `${path}.learner`);
   validateSandboxLimits(o.sandbox.limits, `${path}.sandbox.limits`);
+  // Names the library lacks fail at start, not when the designer host opens its library. The fixed pool reads
+  // loop.library; the designer's parents come from the shipped library.
+  if (o.modules.length) onlyModules(loadLibraryEnvs(o.ablations.fixedEnvs && o.library ? resolve(o.library) : undefined), o.modules, `${path}.modules`);
   return o;
 }
 

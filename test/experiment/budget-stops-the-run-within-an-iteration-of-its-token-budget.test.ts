@@ -14,7 +14,7 @@ t.test('a run with a policy-token budget stops within an iteration of it', { tim
   const runDir = join(tempDir(t, 'spade-budget-'), 'run');
   const host = spawnHost(t, ['--run-dir', runDir, '--budget-tokens', '2000', ...SET], { SPADE_NATS_URL: '' });
   t.equal((await host.exited).code, 0, 'the host exits 0');
-  t.match(host.output(), /policy-token budget spent: \d+ of 2000 tokens/, 'the budget ended the run');
+  t.match(host.output(), /budget spent: \d+ of 2000 policy tokens/, 'the budget ended the run');
   const lines = readFileSync(join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as {
     event: string; iterationsDone: number; learner: { updates: number }; tokens: { sampledDesigner: number; sampledAgent: number; trained: number; trainedUpdates: number; labeledAgent: number; total: number };
   });

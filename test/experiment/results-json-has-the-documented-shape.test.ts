@@ -12,7 +12,7 @@ function cached(checkpoint: string, rows: number[][]): CachedEval {
   return { report, timing: [], returns: [{ checkpoint, envs: Object.fromEntries([...played(rows)].map(([k, r]) => [k, { noHint: r.noHint, hint: r.hint }])) }] };
 }
 const metrics = (total: number, novel: number): RunMetrics => ({
-  tokens: { sampledDesigner: total / 2, sampledAgent: total / 4, trained: total / 4, total }, iterationsDone: 3,
+  tokens: { sampledDesigner: total / 2, sampledAgent: total / 4, trained: total / 4, total }, agentEpisodes: total / 20, iterationsDone: 3,
   iterations: [0, 1, 2].map((i) => ({ index: i, acceptance: 0.5, meanRegret: 0.1 * i, meanRegretAll: 0, meanDesignerReward: 0.2, novelFraction: 0.5, tokens: (total / 3) * (i + 1) })),
   regret: { feasibleMean: 0.2, allMean: 0.1, feasible: 2, evaluated: 4 }, acceptance: 0.5, meanDesignerReward: 0.2,
   novelty: { scored: 4, novel, novelFraction: novel / 4, newStructure: 1, newStructureFraction: 1 / 4, libraryCopies: 1 }, curve: [],

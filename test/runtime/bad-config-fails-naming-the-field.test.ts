@@ -18,6 +18,8 @@ const cases: Array<[string, string[], NodeJS.ProcessEnv, string, RegExp]> = [
   ['unknown field', ['host.colour=1'], {}, 'host.colour', /unknown field/],
   ['bad seed from env', [], { SPADE_SEED: '-3' }, 'run.seed', /expected an integer >= 0/],
   ['ttl shorter than two heartbeats', ['host.heartbeatMs=5000', 'host.memberTtlMs=6000'], {}, 'host.memberTtlMs', />= 2 × host.heartbeatMs/],
+  ['two budgets', ['run.budgetTokens=1000', 'run.budgetEpisodes=50'], {}, 'run.budgetEpisodes', /no value when run.budgetTokens is set/],
+  ['unknown library module', ['loop.modules=["window-serch"]'], {}, 'loop.modules[0]', /a library module/],
   ['bad loop field', ['loop.agent.maxTokens=0'], {}, 'loop.agent.maxTokens', /expected an integer >= 1 and <= 1048576, got 0/],
   ['unknown loop field', ['loop.agent.maxTokenz=3'], {}, 'loop.agent.maxTokenz', /unknown field \(known: maxTokens/],
   ['bad sandbox limit', ['loop.sandbox.limits.callTimeoutMs=-5'], {}, 'loop.sandbox.limits.callTimeoutMs', /expected an integer >= 1 and <= 60000, got -5/],

@@ -50,5 +50,5 @@ t.test('a budget issues iterations to land within half an iteration of it, then 
   t.equal(s.stats.tokens.sampledAgent, 320);
   t.equal(s.stats.tokens.labeledAgent, 160, 'the labeled batches hold fewer agent tokens than were sampled');
   t.equal(s.stats.tokens.trained, 440);
-  t.match(shutdown, /policy-token budget spent: 1000 of 1000 tokens/, 'the run ends once the last update is counted');
+  t.match(shutdown, /budget spent: 1000 of 1000 policy tokens/, 'the run ends once the last update is counted');
 });
