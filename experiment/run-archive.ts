@@ -44,7 +44,8 @@ export interface RunArchive {
   iterations: IterationLine[];
 }
 
-const ENV_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+// The coordinator names the code file after the envId: one that could leave envs/ is malformed.
+const ENV_ID = /^[^./\\\0][^/\\\0]{0,199}$/;
 const isInt = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const orNull = (x: unknown): x is number | null | undefined => x === null || x === undefined || isNum(x);
