@@ -67,7 +67,11 @@ export function pooledStatistic<T>(runs: readonly (readonly T[])[], stat: (units
   if (point === null) return { mean: null, ci95: null };
   const strata = usable.map((r) => {
     const by = new Map<number, T[]>();
-    for (const u of r) by.set(stratum(u), [...(by.get(stratum(u)) ?? []), u]);
+    for (const u of r) {
+      const k = stratum(u);
+      if (!by.has(k)) by.set(k, []);
+      by.get(k)!.push(u);
+    }
     return [...by.values()];
   });
   const random = makeRandom(o.seed);

@@ -1,5 +1,6 @@
 // Public entry of `spade experiment`: the arms, presets, the compute accounting read from runs, one arm run, the
-// learning curve, results.json and summary.md, and the command.
+// learning curve, results.json and summary.md, the command, and the figures read from a run's archive (the loop
+// figures; the frontier figures of designing runs).
 export * from './errors.js';
 export { ARMS, ARM_NAMES, armRunName, isArmName, type ArmName, type ArmSpec } from './arms.js';
 export { PRESETS, resolveExperimentConfig, validateExperimentConfig, seedsOf, type ExperimentConfig, type ExperimentConfigInput, type ExperimentEvalOptions } from './presets.js';
