@@ -29,7 +29,7 @@ export interface Estimate {
   ci95: [number, number];
 }
 
-function check(table: ReturnTable, o: Required<BootstrapOptions>): void {
+export function checkTable(table: ReturnTable, o: Required<BootstrapOptions>): void {
   if (!Number.isInteger(o.resamples) || o.resamples < 1) throw new EvalOptionsError('bootstrap.resamples', 'a positive integer', o.resamples);
   if (!(o.level > 0 && o.level < 1)) throw new EvalOptionsError('bootstrap.level', 'a number in (0, 1)', o.level);
   table.forEach((row, i) => {
@@ -56,21 +56,24 @@ export function quantile(sorted: readonly number[], p: number): number {
 /** Replicate means of the two-level bootstrap, sorted. */
 export function clusterReplicates(table: ReturnTable, options: BootstrapOptions = {}): number[] {
   const o = { ...DEFAULT_BOOTSTRAP_OPTIONS, ...options };
-  check(table, o);
+  checkTable(table, o);
   const random = makeRandom(o.seed);
-  const E = table.length;
   const out = new Array<number>(o.resamples);
-  for (let b = 0; b < o.resamples; b++) {
-    let sum = 0;
-    for (let e = 0; e < E; e++) {
-      const row = table[Math.floor(random() * E)]!;
-      let s = 0;
-      for (let j = 0; j < row.length; j++) s += row[Math.floor(random() * row.length)]!;
-      sum += s / row.length;
-    }
-    out[b] = sum / E;
-  }
+  for (let b = 0; b < o.resamples; b++) out[b] = clusterMean(table, random);
   return out.sort((x, y) => x - y);
+}
+
+/** One replicate of the two-level bootstrap: E environments drawn with replacement, then each one's seeds. */
+export function clusterMean(table: ReturnTable, random: () => number): number {
+  const E = table.length;
+  let sum = 0;
+  for (let e = 0; e < E; e++) {
+    const row = table[Math.floor(random() * E)]!;
+    let s = 0;
+    for (let j = 0; j < row.length; j++) s += row[Math.floor(random() * row.length)]!;
+    sum += s / row.length;
+  }
+  return sum / E;
 }
 
 /** The table's mean and its two-level bootstrap interval; null for an empty table (nothing valid to average). */

@@ -13,3 +13,4 @@ export {
   NoveltyIndex, DEFAULT_NOVELTY_THRESHOLD, codeTokens, normalisedHash, trigrams, jaccard, type NoveltyReport,
 } from './novelty.js';
 export { libraryNoveltyIndex } from './novelty-library.js';
+export { runEstimate, runPairedDifference, runReplicates, averageTables, type BootstrapLevel, type RunEstimate } from './run-bootstrap.js';

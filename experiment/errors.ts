@@ -20,5 +20,16 @@ export class RunReadError extends ExperimentError {
   }
 }
 
+/**
+ * A run's archive lacks what the frontier figures read or holds a malformed entry: `file` is the path (a jsonl file or
+ * an accepted environment's code file), `line` the 1-based line of the jsonl file at fault (null: the whole file).
+ */
+export class ArchiveError extends ExperimentError {
+  constructor(message: string, readonly runDir: string, readonly file: string, readonly line: number | null, cause?: unknown) {
+    super(message, { code: 'EXPERIMENT_ARCHIVE', data: { runDir, file, line }, cause });
+  }
+}
+
 export const isExperimentError = (e: unknown): e is ExperimentError => e instanceof ExperimentError;
 export const isArmRunError = (e: unknown): e is ArmRunError => e instanceof ArmRunError;
+export const isArchiveError = (e: unknown): e is ArchiveError => e instanceof ArchiveError;

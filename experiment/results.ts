@@ -3,19 +3,21 @@
 // same comparisons on the near suite (eval.near) when it was played.
 //
 // Seed pairing: run seed i of SPADE is paired with run seed i of the fixed baseline; each pair's held-out tables
-// (environments × eval seeds, the same episodes for both) are differenced cell by cell, the pairs' differences are
-// averaged, and the average goes through eval's two-level bootstrap (environments, then eval seeds). So the interval
-// covers environment and episode noise; with two run seeds it says little about run-to-run noise — that is what more
-// seeds are for.
-import { estimate, pairedDifference, type CheckpointResult, type EvalReport } from '../eval/index.js';
+// (environments × eval seeds, the same episodes for both) are differenced cell by cell, and the pairs go through
+// eval's three-level bootstrap (pairs of run seeds, then environments, then eval seeds), so the interval covers
+// run-to-run noise as well as environment and episode noise; the point estimate is the plain mean of the pairs. An
+// arm's held-out figure and its difference from the base resample the arm's runs the same way. Every such interval
+// says which levels it resampled (`resampled`): with one run seed there is no run level, only the two-level bootstrap.
+import { runEstimate, runPairedDifference, type BootstrapLevel, type CheckpointResult, type EvalReport } from '../eval/index.js';
 import { tokenAgreement, type IterationFigures, type RunMetrics, type RunTokens } from './accounting.js';
 import type { ArmName } from './arms.js';
 import type { CurveCheckpoint, CurvePoint } from './curve.js';
 import type { CachedEval } from './evaluate.js';
+import { frontierResults, type FrontierResults, type FrontierUnits } from './frontier-results.js';
 import type { ExperimentConfig } from './presets.js';
 
 type Ci = [number, number] | null;
-export interface Held { meanReturnNoHint: number | null; ci95NoHint: Ci; meanReturnHint: number | null; ci95Hint: Ci }
+export interface Held { meanReturnNoHint: number | null; ci95NoHint: Ci; meanReturnHint: number | null; ci95Hint: Ci; resampled?: BootstrapLevel[] }
 
 export interface RunInput {
   arm: ArmName;
@@ -31,6 +33,8 @@ export interface RunInput {
   curveEval?: CachedEval | null;
   /** The final checkpoint's evaluation on the near suite (eval.near); null without one. */
   nearEval?: CachedEval | null;
+  /** What the frontier figures need from the run's archive (readFrontierUnits); absent for an arm that does not design. */
+  frontier?: FrontierUnits | null;
 }
 
 export interface RunResult {
@@ -57,7 +61,7 @@ export interface ArmResult {
   /** The agent's share of the policy tokens its runs sampled (the designer's is the rest); null before any. */
   agentShare: number | null;
   wallSec: { mean: number; total: number };
-  /** Held-out return of the arm: the runs' tables averaged cell by cell, then the two-level bootstrap. */
+  /** Held-out return of the arm: the mean of its runs' tables, the three-level bootstrap (run seeds, environments, eval seeds). */
   heldout: Held;
   /** Mean over runs at each budget fraction. */
   curve: { fraction: number; tokens: number; meanReturnNoHint: number | null }[];
@@ -72,7 +76,7 @@ export interface ArmResult {
   runs: RunResult[];
 }
 
-type Diff = { mean: number; ci95: [number, number] };
+type Diff = { mean: number; ci95: [number, number]; resampled: BootstrapLevel[] };
 
 /** The second suite's figures (eval.near): the base and every arm's final checkpoints, the same comparisons. */
 export interface NearResults {
@@ -98,6 +102,8 @@ export interface ExperimentResults {
   regret: { feasibleMean: number | null; allMean: number | null };
   /** The near suite's figures (null when eval.near is null or was not played). */
   near: NearResults | null;
+  /** The designer's work on the frontier, per designing arm: each run's figures and the runs pooled. */
+  frontier: FrontierResults;
 }
 
 type Table = number[][];
@@ -122,22 +128,27 @@ function tableOf(e: CachedEval, checkpoint: string, keys: readonly string[], hin
   return rows.some((x) => x === null) ? null : (rows as Table);
 }
 
-const averageTables = (ts: readonly Table[]): Table => ts[0]!.map((row, i) => row.map((_, j) => mean(ts.map((t) => t[i]![j]!))));
-
-function held(tablesNo: Table[], tablesHint: Table[], resamples: number): Held {
-  const n = tablesNo.length && tablesNo[0]!.length ? estimate(averageTables(tablesNo), { resamples }) : null;
-  const h = tablesHint.length && tablesHint[0]!.length ? estimate(averageTables(tablesHint), { resamples }) : null;
-  return { meanReturnNoHint: n?.mean ?? null, ci95NoHint: n?.ci95 ?? null, meanReturnHint: h?.mean ?? null, ci95Hint: h?.ci95 ?? null };
+/** Held-out figures of one run, or (`arm`) of an arm's runs with the levels its intervals resampled. */
+function held(tablesNo: Table[], tablesHint: Table[], resamples: number, arm = false): Held {
+  const n = tablesNo.length && tablesNo[0]!.length ? runEstimate(tablesNo, { resamples }) : null;
+  const h = tablesHint.length && tablesHint[0]!.length ? runEstimate(tablesHint, { resamples }) : null;
+  return { meanReturnNoHint: n?.mean ?? null, ci95NoHint: n?.ci95 ?? null, meanReturnHint: h?.mean ?? null, ci95Hint: h?.ci95 ?? null, ...(arm && n ? { resampled: n.resampled } : {}) };
 }
 
-/** SPADE − fixed environments, seed-paired: run seed i of each arm, tables averaged over the pairs, then differenced. */
+/** An arm's runs − one table (the base), the arm's runs resampled. */
+function minusBaseOf(tables: Table[], base: Table, resamples: number): Diff | null {
+  const d = tables.length && base.length ? runPairedDifference(tables, [base], { resamples }) : null;
+  return d ? { mean: d.mean, ci95: d.ci95, resampled: d.resampled } : null;
+}
+
+/** SPADE − fixed environments, seed-paired: run seed i of each arm differenced cell by cell, the pairs resampled. */
 function spadeMinusFixedOf(runs: readonly RunInput[], table: (r: RunInput) => Table, resamples: number): (Diff & { pairs: number }) | null {
   const spade = runs.filter((r) => r.arm === 'spade').sort((a, b) => a.seed - b.seed);
   const fixed = runs.filter((r) => r.arm === 'fixed-envs').sort((a, b) => a.seed - b.seed);
   const pairs = Math.min(spade.length, fixed.length);
   if (pairs === 0) return null;
-  const d = pairedDifference(averageTables(spade.slice(0, pairs).map(table)), averageTables(fixed.slice(0, pairs).map(table)), { resamples });
-  return d ? { mean: d.mean, ci95: d.ci95, pairs } : null;
+  const d = runPairedDifference(spade.slice(0, pairs).map(table), fixed.slice(0, pairs).map(table), { resamples });
+  return d ? { mean: d.mean, ci95: d.ci95, resampled: d.resampled, pairs } : null;
 }
 
 /** The near suite's figures, over the environments the base and every run's final checkpoint played. */
@@ -153,8 +164,7 @@ function nearResults(c: ExperimentConfig, baseNear: CachedEval | null | undefine
   for (const arm of c.arms) {
     const rs = runs.filter((r) => r.arm === arm);
     if (rs.length === 0) continue;
-    const d = pairedDifference(averageTables(rs.map(no)), baseNo, { resamples });
-    arms[arm] = { ...held(rs.map(no), c.eval.hint ? rs.map(hint) : [], resamples), minusBase: d ? { mean: d.mean, ci95: d.ci95 } : null };
+    arms[arm] = { ...held(rs.map(no), c.eval.hint ? rs.map(hint) : [], resamples, true), minusBase: minusBaseOf(rs.map(no), baseNo, resamples) };
   }
   const baseHint = c.eval.hint ? tableOf(baseNear, baseCheckpoint, keys, true) : null;
   return {
@@ -199,7 +209,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       tokens: { mean: mean(totals), min: Math.min(...totals), max: Math.max(...totals) },
       agentShare: shareOf(rs.reduce((a, r) => a + r.metrics.tokens.sampledAgent, 0), rs.reduce((a, r) => a + r.metrics.tokens.sampledDesigner, 0)),
       wallSec: { mean: mean(runResults.map((r) => r.wallSec)), total: runResults.reduce((a, r) => a + r.wallSec, 0) },
-      heldout: held(rs.map(finalNo), c.eval.hint ? rs.map((r) => finalHint(r)!) : [], resamples),
+      heldout: held(rs.map(finalNo), c.eval.hint ? rs.map((r) => finalHint(r)!) : [], resamples, true),
       curve: fractions.map((f) => {
         const pts = runResults.map((r) => r.curve.find((p) => p.fraction === f)).filter((p): p is CurvePoint => p !== undefined);
         return { fraction: f, tokens: mean(pts.map((p) => p.tokens)), meanReturnNoHint: meanOrNull(pts.map((p) => p.meanReturnNoHint)) };
@@ -212,8 +222,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
       grounding: groundingOf(rs.map((r) => r.metrics.grounding)),
       runs: runResults,
     };
-    const d = keys.length ? pairedDifference(averageTables(rs.map(finalNo)), baseNo, { resamples }) : null;
-    minusBase[arm] = d ? { mean: d.mean, ci95: d.ci95 } : null;
+    minusBase[arm] = keys.length ? minusBaseOf(rs.map(finalNo), baseNo, resamples) : null;
   }
   const spadeMinusFixed = keys.length > 0 ? spadeMinusFixedOf(runs, finalNo, resamples) : null;
   const near = nearResults(c, baseNear, baseCheckpoint, runs);
@@ -235,5 +244,6 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     newStructureFraction: arms.spade?.newStructureFraction ?? null,
     regret: { feasibleMean: arms.spade?.regret.feasibleMean ?? null, allMean: arms.spade?.regret.allMean ?? null },
     near,
+    frontier: frontierResults(c.arms, runs, resamples),
   };
 }

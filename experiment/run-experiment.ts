@@ -9,6 +9,7 @@ import type { ArmName } from './arms.js';
 import { curveCheckpoints } from './curve.js';
 import { OptionsError } from './errors.js';
 import { evaluateCached, prepareSuite } from './evaluate.js';
+import { armDesigns, readFrontierUnits } from './frontier-results.js';
 import { budgetWords, seedsOf, type ExperimentConfig } from './presets.js';
 import { buildResults, type ExperimentResults, type RunInput } from './results.js';
 import { runArm, type RunArmOptions } from './run-arm.js';
@@ -62,13 +63,15 @@ export async function runExperiment(c: ExperimentConfig, o: ExperimentRunOptions
       const rec = await runArm(c, arm, seed, outDir, { ...o, onSpawn: (pid) => o.onSpawn?.(arm, seed, pid) });
       const metrics = readRunMetrics(rec.runDir);
       const curve = curveCheckpoints(rec.runDir, metrics, rec.finalCheckpoint);
+      // A designing arm's archive, read now: a malformed one stops the experiment naming the file and line.
+      const frontier = armDesigns(arm) ? readFrontierUnits(rec.runDir) : null;
       log(`${arm} seed ${seed}: ${metrics.agentEpisodes} agent episodes, ${metrics.tokens.total} policy tokens in ${(rec.wallSec / 60).toFixed(1)} min; evaluating ${curve.length} checkpoint(s)`);
       // The final checkpoint with the hinted arm too; the curve's intermediate points without (the curve is no-hint return).
       const ev = await evaluateCached(c, suite, [rec.finalCheckpoint], join(rec.runDir, 'eval.json'), { hint: c.eval.hint, log });
       const mid = curve.slice(0, -1).map((p) => p.checkpoint);
       const curveEval = mid.length ? await evaluateCached(c, suite, mid, join(rec.runDir, 'eval-curve.json'), { hint: false, log }) : null;
       const nearEval = await nearOf(rec.finalCheckpoint, join(rec.runDir, 'eval-near.json'));
-      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval, nearEval });
+      runs.push({ arm, seed, runDir: rec.runDir, finalCheckpoint: rec.finalCheckpoint, wallSec: rec.wallSec, metrics, curve, eval: ev, curveEval, nearEval, frontier });
       finished++;
       log(`experiment ${progressBar(finished / total, `${total} arm runs`, etaSeconds(finished / total, (Date.now() - started) / 1000), 20)}`);
     }

@@ -1,10 +1,12 @@
 // summary.md of an experiment: the paper-style table (one row per arm: run seeds, policy tokens, wall-clock,
 // held-out no-hint and hint return with 95% CI, regret on feasible environments, acceptance, novel fraction), the
-// headline paired difference, the learning curves and the compute agreement.
+// headline paired difference, the learning curves and the compute agreement; the designer's frontier figures.
+import type { FrontierFigures } from './frontier.js';
 import type { ExperimentResults } from './results.js';
 
 const f = (x: number | null | undefined, d = 3): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
 const ci = (c: [number, number] | null): string => (c ? ` [${f(c[0])}, ${f(c[1])}]` : '');
+const levels = (l: readonly string[] | undefined): string => (l?.includes('runSeeds') ? 'run seeds, environments and eval seeds resampled' : 'environments and eval seeds resampled');
 const k = (n: number): string => (n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : String(Math.round(n)));
 
 export function formatSummary(r: ExperimentResults): string {
@@ -25,7 +27,7 @@ export function formatSummary(r: ExperimentResults): string {
   }
   const d = r.heldout.spadeMinusFixed;
   lines.push('', d
-    ? `**SPADE − fixed environments**, held-out no-hint return, seed-paired (${d.pairs} pair${d.pairs > 1 ? 's' : ''}): ${f(d.mean)}${ci(d.ci95)}${d.ci95[0] > 0 ? ' — SPADE ahead' : d.ci95[1] < 0 ? ' — the fixed baseline ahead' : ' — no difference the interval can tell apart from zero'}.`
+    ? `**SPADE − fixed environments**, held-out no-hint return, seed-paired (${d.pairs} pair${d.pairs > 1 ? 's' : ''}; ${levels(d.resampled)}): ${f(d.mean)}${ci(d.ci95)}${d.ci95[0] > 0 ? ' — SPADE ahead' : d.ci95[1] < 0 ? ' — the fixed baseline ahead' : ' — no difference the interval can tell apart from zero'}.`
     : '**SPADE − fixed environments**: not measured (both arms are needed).');
   const n = r.near;
   if (n) {
@@ -38,7 +40,7 @@ export function formatSummary(r: ExperimentResults): string {
       if (a) lines.push(`| ${arm} | ${f(a.meanReturnNoHint)}${ci(a.ci95NoHint)} | ${f(a.meanReturnHint)}${ci(a.ci95Hint)} | ${a.minusBase ? `${f(a.minusBase.mean)}${ci(a.minusBase.ci95)}` : '—'} |`);
     }
     const nd = n.spadeMinusFixed;
-    lines.push('', nd ? `SPADE − fixed environments on the near suite, seed-paired (${nd.pairs} pair${nd.pairs > 1 ? 's' : ''}): ${f(nd.mean)}${ci(nd.ci95)}.` : 'SPADE − fixed environments on the near suite: not measured.');
+    lines.push('', nd ? `SPADE − fixed environments on the near suite, seed-paired (${nd.pairs} pair${nd.pairs > 1 ? 's' : ''}; ${levels(nd.resampled)}): ${f(nd.mean)}${ci(nd.ci95)}.` : 'SPADE − fixed environments on the near suite: not measured.');
   }
   lines.push('', `Compute agreement: run totals ${Object.entries(r.accounting.totals).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
   // Arms may have different points (a run that ended before a snapshot's checkpoint lacks it): one column per fraction.
@@ -48,6 +50,32 @@ export function formatSummary(r: ExperimentResults): string {
     const a = r.arms[arm];
     if (a) lines.push(`| ${arm} | ${fractions.map((fr) => f(a.curve.find((p) => p.fraction === fr)?.meanReturnNoHint)).join(' | ')} |`);
   }
+  lines.push(...frontierSection(r));
   lines.push('', `Regret is the mean over feasible environments (hinted return ≥ τ); novel = neither a library copy nor within Jaccard 0.8 of a library module or an earlier accepted environment; new structure = the same with string literals and numbers masked (new rules, not only new words or constants); doc words = words of the grounding document an accepted module brings in that its parent lacks, (control) = the same count against another document. Per-iteration figures and every eval report: results.json.`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The designing arms' frontier figures, each run and pooled, and the window-search TOP histogram of the pooled runs. */
+function frontierSection(r: ExperimentResults): string[] {
+  const arms = r.experiment.arms.filter((a) => r.frontier[a]);
+  if (arms.length === 0) return [];
+  const row = (arm: string, run: string, x: FrontierFigures): string =>
+    `| ${arm} | ${run} | ${f(x.regret.mean)}${ci(x.regret.ci95)} (${x.regret.feasible}) | ${f(x.reward.slope)}${ci(x.reward.ci95)} | ${f(x.band.firstHalf.share, 2)} → ${f(x.band.secondHalf.share, 2)} | ${f(x.band.difference, 2)}${ci(x.band.ci95)} |`;
+  const band = r.frontier[arms[0]!]!.pooled.band.band;
+  const lines = ['', '## The designer on the frontier', '',
+    `Per designing run and pooled over the arm's runs (each run weighs the same; the pooled intervals resample the runs, then the environments or iterations within each). In band: the share of evaluated designs with no-hint return in [${band[0]}, ${band[1]}], first half of the run → second.`, '',
+    '| arm | run | regret, feasible designs (n) | designer reward slope over the run | in band, first → second half | second − first |', '|---|---|---|---|---|---|'];
+  for (const arm of arms) {
+    const a = r.frontier[arm]!;
+    for (const x of a.runs) lines.push(row(arm, `s${x.seed}`, x));
+    if (a.runs.length > 1) lines.push(row(arm, `pooled (${a.pooled.runs})`, a.pooled));
+  }
+  lines.push('', '`window-search` TOP among accepted children (pooled over the runs), against the library\'s value:', '', '| arm | children | library | values (× children) |', '|---|---|---|---|');
+  for (const arm of arms) {
+    const fam = r.frontier[arm]!.pooled.knobs.families['window-search'];
+    const top = fam?.knobs.TOP;
+    const values = top ? Object.entries(top.values).sort((x, y) => Number(x[0]) - Number(y[0])).map(([v, n]) => `${v} ×${n}`).join(', ') : '';
+    lines.push(`| ${arm} | ${fam?.children ?? 0} | ${top?.library ?? '—'} | ${values || '—'}${top?.missing ? ` (${top.missing} without TOP)` : ''} |`);
+  }
+  return lines;
 }
