@@ -74,6 +74,9 @@ const SMOKE_LOOP = {
   'loop.learner.checkpointEvery': 5,
 };
 
+/** The five small library families the near suite (envs/heldout-near) holds unseen settings of. */
+export const NEAR_FAMILIES = ['door-code', 'max-pick', 'ticket-close', 'step-to-mark', 'window-search'];
+
 export const PRESETS: Record<string, ExperimentConfig> = {
   smoke: {
     preset: 'smoke', budgetTokens: 6_000, arms: ['spade', 'fixed-envs'], seeds: { spade: 1, 'fixed-envs': 1 },
@@ -86,6 +89,17 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     // runs end within about 2% of the budget of each other.
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
     eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 16 } },
+  },
+  // Reference experiment v2 (issue 23): does training on designed environments carry over to unseen settings of the
+  // trained families better than the fixed pool? Both arms use the five families the near suite varies
+  // (loop.modules), every run stops at the same agent episodes, and the loop is otherwise at its defaults (replays
+  // included). Rates on this machine (2026-12-04, quiet): the spade arm plays about 11 agent episodes a second, the
+  // fixed pool of these five about 25, so a spade run takes about 30 minutes and a fixed one about 14; 3 + 3 + 3
+  // ablations is about 4 hours of runs plus evaluation, continued across sessions with --out.
+  reference: {
+    preset: 'reference', budgetTokens: 0, budgetEpisodes: 20_000, arms: [...ARM_NAMES], seeds: { spade: 3, 'fixed-envs': 3 },
+    baseCheckpoint: 'model/checkpoints/base', curvePoints: 2, set: { 'loop.modules': NEAR_FAMILIES },
+    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 32 } },
   },
 };
 

@@ -42,6 +42,8 @@ export interface RunResult {
   runDir: string;
   finalCheckpoint: string;
   tokens: RunTokens;
+  /** Agent episodes the run played, hinted included (the unit of an episode budget). */
+  agentEpisodes: number;
   wallSec: number;
   iterationsDone: number;
   heldout: Held;
@@ -58,6 +60,7 @@ export interface RunResult {
 export interface ArmResult {
   seeds: number;
   tokens: { mean: number; min: number; max: number };
+  agentEpisodes: { mean: number; min: number; max: number };
   /** The agent's share of the policy tokens its runs sampled (the designer's is the rest); null before any. */
   agentShare: number | null;
   wallSec: { mean: number; total: number };
@@ -89,12 +92,13 @@ export interface NearResults {
 }
 
 export interface ExperimentResults {
-  experiment: { preset: string; budgetTokens: number; arms: ArmName[]; seeds: Record<string, number>; baseCheckpoint: string; curvePoints: number; set: Record<string, unknown>; eval: ExperimentConfig['eval'] };
+  experiment: { preset: string; budgetTokens: number; budgetEpisodes: number; arms: ArmName[]; seeds: Record<string, number>; baseCheckpoint: string; curvePoints: number; set: Record<string, unknown>; eval: ExperimentConfig['eval'] };
   /** Every final checkpoint's eval result (and the base's), one report per arm run as `spade eval --json` writes it. */
   eval: { base: EvalReport; runs: Record<string, EvalReport>; curves: Record<string, EvalReport>; near: { base: EvalReport; runs: Record<string, EvalReport> } | null };
   base: CheckpointResult;
   arms: Partial<Record<ArmName, ArmResult>>;
-  accounting: { totals: Record<string, number>; spread: number; maxOverMin: number; within5Percent: boolean };
+  /** How closely the runs spent the same budget: totals and agreement in the budget's unit, both units listed. */
+  accounting: { unit: 'tokens' | 'episodes'; totals: Record<string, number>; episodes: Record<string, number>; spread: number; maxOverMin: number; within5Percent: boolean };
   heldout: { spadeMinusFixed: (Diff & { pairs: number }) | null; minusBase: Partial<Record<ArmName, Diff | null>> };
   /** The SPADE arm's (null without it). */
   novelFraction: number | null;
@@ -115,6 +119,7 @@ function groundingOf(gs: readonly RunMetrics['grounding'][]): ArmResult['groundi
   return n > 0 ? { docWords: sum('meanDocWords') / n, controlWords: sum('meanControlWords') / n } : { docWords: null, controlWords: null };
 }
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const spreadOf = (xs: readonly number[]) => ({ mean: mean(xs), min: Math.min(...xs), max: Math.max(...xs) });
 const meanOrNull = (xs: readonly (number | null)[]): number | null => {
   const ok = xs.filter((x): x is number => x !== null);
   return ok.length ? mean(ok) : null;
@@ -190,7 +195,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     if (rs.length === 0) continue;
     const runResults = rs.map((r): RunResult => {
       return {
-        seed: r.seed, runDir: r.runDir, finalCheckpoint: r.finalCheckpoint, tokens: r.metrics.tokens, wallSec: r.wallSec, iterationsDone: r.metrics.iterationsDone,
+        seed: r.seed, runDir: r.runDir, finalCheckpoint: r.finalCheckpoint, tokens: r.metrics.tokens, agentEpisodes: r.metrics.agentEpisodes, wallSec: r.wallSec, iterationsDone: r.metrics.iterationsDone,
         heldout: held([finalNo(r)], c.eval.hint ? [finalHint(r)!] : [], resamples),
         curve: r.curve.map((p) => {
           const pr = [...r.eval.report.results, ...(r.curveEval?.report.results ?? [])].find((x) => x.checkpoint === p.checkpoint);
@@ -207,6 +212,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     arms[arm] = {
       seeds: rs.length,
       tokens: { mean: mean(totals), min: Math.min(...totals), max: Math.max(...totals) },
+      agentEpisodes: spreadOf(runResults.map((r) => r.agentEpisodes)),
       agentShare: shareOf(rs.reduce((a, r) => a + r.metrics.tokens.sampledAgent, 0), rs.reduce((a, r) => a + r.metrics.tokens.sampledDesigner, 0)),
       wallSec: { mean: mean(runResults.map((r) => r.wallSec)), total: runResults.reduce((a, r) => a + r.wallSec, 0) },
       heldout: held(rs.map(finalNo), c.eval.hint ? rs.map((r) => finalHint(r)!) : [], resamples, true),
@@ -227,10 +233,12 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
   const spadeMinusFixed = keys.length > 0 ? spadeMinusFixedOf(runs, finalNo, resamples) : null;
   const near = nearResults(c, baseNear, baseCheckpoint, runs);
   const totals = Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.metrics.tokens.total]));
-  const agree = tokenAgreement(Object.values(totals));
+  const episodes = Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.metrics.agentEpisodes]));
+  const unit = (c.budgetEpisodes ?? 0) > 0 ? 'episodes' : 'tokens';
+  const agree = tokenAgreement(Object.values(unit === 'episodes' ? episodes : totals));
   return {
     experiment: {
-      preset: c.preset, budgetTokens: c.budgetTokens, arms: c.arms, seeds: Object.fromEntries(c.arms.map((a) => [a, arms[a]?.seeds ?? 0])),
+      preset: c.preset, budgetTokens: c.budgetTokens, budgetEpisodes: c.budgetEpisodes ?? 0, arms: c.arms, seeds: Object.fromEntries(c.arms.map((a) => [a, arms[a]?.seeds ?? 0])),
       baseCheckpoint: c.baseCheckpoint, curvePoints: c.curvePoints, set: c.set, eval: c.eval,
     },
     eval: { base: base.report, runs: Object.fromEntries(runs.map((r) => [`${r.arm}-s${r.seed}`, r.eval.report])), curves: Object.fromEntries(runs.filter((r) => r.curveEval).map((r) => [`${r.arm}-s${r.seed}`, r.curveEval!.report])),
@@ -238,7 +246,7 @@ export function buildResults(c: ExperimentConfig, base: CachedEval, baseCheckpoi
     },
     base: base.report.results[0]!,
     arms,
-    accounting: { totals, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },
+    accounting: { unit, totals, episodes, spread: agree.spread, maxOverMin: agree.maxOverMin, within5Percent: agree.spread <= 0.05 },
     heldout: { spadeMinusFixed, minusBase },
     novelFraction: arms.spade?.novelFraction ?? null,
     newStructureFraction: arms.spade?.newStructureFraction ?? null,

@@ -14,16 +14,16 @@ export function formatSummary(r: ExperimentResults): string {
   const lines = [
     `# Experiment (${e.preset})`,
     '',
-    `Every arm starts from \`${e.baseCheckpoint}\` and runs to ${e.budgetTokens} policy tokens (sampled by the designer and the agent, plus trained by the learner; the designer's are charged to the arms that design). Held-out: \`${e.eval.suite}\`${e.eval.files.length ? ` (${e.eval.files.length} modules)` : ''}, ${e.eval.seeds} seeds from ${e.eval.firstSeed}; 95% intervals by ${r.eval.base.bootstrap}.`,
+    `Every arm starts from \`${e.baseCheckpoint}\` and runs to ${e.budgetEpisodes > 0 ? `${e.budgetEpisodes} agent episodes (hinted included: the arms are compared at equal agent experience, their policy tokens and wall-clock beside)` : `${e.budgetTokens} policy tokens (sampled by the designer and the agent, plus trained by the learner; the designer's are charged to the arms that design)`}. Held-out: \`${e.eval.suite}\`${e.eval.files.length ? ` (${e.eval.files.length} modules)` : ''}, ${e.eval.seeds} seeds from ${e.eval.firstSeed}; 95% intervals by ${r.eval.base.bootstrap}.`,
     '',
-    '| arm | seeds | policy tokens | agent share | wall (min) | held-out no hint | held-out hint | regret (feasible) | acceptance | novel | new structure | doc words (control) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    `| base checkpoint | — | 0 | — | — | ${f(r.base.meanReturnNoHint)}${ci(r.base.ci95NoHint)} | ${f(r.base.meanReturnHint)}${ci(r.base.ci95Hint)} | — | — | — | — | — |`,
+    '| arm | seeds | agent episodes | policy tokens | agent share | wall (min) | held-out no hint | held-out hint | regret (feasible) | acceptance | novel | new structure | doc words (control) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| base checkpoint | — | 0 | 0 | — | — | ${f(r.base.meanReturnNoHint)}${ci(r.base.ci95NoHint)} | ${f(r.base.meanReturnHint)}${ci(r.base.ci95Hint)} | — | — | — | — | — |`,
   ];
   for (const arm of e.arms) {
     const a = r.arms[arm];
     if (!a) continue;
-    lines.push(`| ${arm} | ${a.seeds} | ${k(a.tokens.mean)} | ${f(a.agentShare, 2)} | ${f(a.wallSec.mean / 60, 1)} | ${f(a.heldout.meanReturnNoHint)}${ci(a.heldout.ci95NoHint)} | ${f(a.heldout.meanReturnHint)}${ci(a.heldout.ci95Hint)} | ${f(a.regret.feasibleMean)} | ${f(a.acceptance, 2)} | ${f(a.novelFraction, 2)} | ${f(a.newStructureFraction, 2)} | ${f(a.grounding.docWords, 2)} (${f(a.grounding.controlWords, 2)}) |`);
+    lines.push(`| ${arm} | ${a.seeds} | ${k(a.agentEpisodes.mean)} | ${k(a.tokens.mean)} | ${f(a.agentShare, 2)} | ${f(a.wallSec.mean / 60, 1)} | ${f(a.heldout.meanReturnNoHint)}${ci(a.heldout.ci95NoHint)} | ${f(a.heldout.meanReturnHint)}${ci(a.heldout.ci95Hint)} | ${f(a.regret.feasibleMean)} | ${f(a.acceptance, 2)} | ${f(a.novelFraction, 2)} | ${f(a.newStructureFraction, 2)} | ${f(a.grounding.docWords, 2)} (${f(a.grounding.controlWords, 2)}) |`);
   }
   const d = r.heldout.spadeMinusFixed;
   lines.push('', d
@@ -42,7 +42,8 @@ export function formatSummary(r: ExperimentResults): string {
     const nd = n.spadeMinusFixed;
     lines.push('', nd ? `SPADE − fixed environments on the near suite, seed-paired (${nd.pairs} pair${nd.pairs > 1 ? 's' : ''}; ${levels(nd.resampled)}): ${f(nd.mean)}${ci(nd.ci95)}.` : 'SPADE − fixed environments on the near suite: not measured.');
   }
-  lines.push('', `Compute agreement: run totals ${Object.entries(r.accounting.totals).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
+  const spent = r.accounting.unit === 'episodes' ? r.accounting.episodes : r.accounting.totals;
+  lines.push('', `Compute agreement (${r.accounting.unit === 'episodes' ? 'agent episodes' : 'policy tokens'}): run totals ${Object.entries(spent).map(([n, t]) => `${n} ${t}`).join(', ')}; spread ${(r.accounting.spread * 100).toFixed(1)}% (${r.accounting.within5Percent ? 'within' : 'NOT within'} 5%).`);
   // Arms may have different points (a run that ended before a snapshot's checkpoint lacks it): one column per fraction.
   const fractions = [...new Set(e.arms.flatMap((a) => (r.arms[a]?.curve ?? []).map((p) => p.fraction)))].sort((x, y) => x - y);
   lines.push('', '## Learning curves (held-out no-hint return at budget fractions)', '', `| arm | ${fractions.map((fr) => `${Math.round(fr * 100)}%`).join(' | ')} |`, `|---|${fractions.map(() => '---|').join('')}`);

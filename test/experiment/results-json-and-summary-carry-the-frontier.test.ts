@@ -13,7 +13,7 @@ function cached(checkpoint: string, rows: number[][]): CachedEval {
   return { report, timing: [], returns: [{ checkpoint, envs: Object.fromEntries([...played(rows)].map(([k, r]) => [k, { noHint: r.noHint, hint: r.hint }])) }] };
 }
 const metrics: RunMetrics = {
-  tokens: { sampledDesigner: 0, sampledAgent: 500, trained: 500, total: 1000 }, iterationsDone: 1, iterations: [],
+  tokens: { sampledDesigner: 0, sampledAgent: 500, trained: 500, total: 1000 }, agentEpisodes: 50, iterationsDone: 1, iterations: [],
   regret: { feasibleMean: null, allMean: null, feasible: 0, evaluated: 0 }, acceptance: null, meanDesignerReward: null,
   novelty: { scored: 0, novel: 0, novelFraction: null, newStructure: 0, newStructureFraction: null, libraryCopies: 0 }, curve: [],
   grounding: { scored: 0, meanDocWords: null, meanControlWords: null },

@@ -54,5 +54,7 @@ t.test('results.json has the documented shape and the seed-paired SPADE − fixe
   t.equal(r.regret.feasibleMean, 0.2);
   t.same(r.accounting.totals, { 'spade-s1': 1000, 'fixed-envs-s1': 990, 'spade-s2': 1010, 'fixed-envs-s2': 1000 });
   t.ok(Math.abs(r.accounting.spread - 20 / 1010) < 1e-12 && r.accounting.within5Percent, 'compute spread (max − min) / max');
-  t.match(formatSummary(r), /\| spade \| 2 \| 1005 \|/, 'summary.md has the arm row');
+  t.match(formatSummary(r), /\| spade \| 2 \| 50 \| 1005 \|/, 'summary.md has the arm row: agent episodes, then policy tokens');
+  t.equal(r.accounting.unit, 'tokens', 'a token budget: agreement in tokens');
+  t.same(r.arms.spade!.agentEpisodes, { mean: 50.25, min: 50, max: 50.5 }, 'agent episodes per arm beside the tokens');
 });
