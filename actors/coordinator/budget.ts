@@ -103,8 +103,12 @@ export function budgetAllows(s: RunStats, nextIteration: number, o: BudgetLimits
   const owed = Math.max(0, s.iterationsDone - s.tokens.trainedUpdates) * cost.trained;
   const inFlightSampled = unit === 'episodes' ? s.agentEpisodes - s.agentEpisodesDone : s.tokens.sampledDesigner + s.tokens.sampledAgent - s.tokens.sampledDone;
   const left = budget - spent - owed + inFlightSampled - inFlight * perIteration;
-  if (left < ((o.maxStaleness ?? 2) + 2) * perIteration)
-    return (settled(s, nextIteration) || (assumeSettled && nextIteration === s.iterationsDone)) && budget - spent >= perIteration / 2 ? 1 : 0;
+  if (left < ((o.maxStaleness ?? 2) + 2) * perIteration) {
+    // When the endgame stops waiting for a slow learner (assumeSettled: on a loaded machine the last iteration's
+    // update can take longer than SETTLE_WAIT_MS), the tokens it still owes count as spent.
+    if (settled(s, nextIteration)) return budget - spent >= perIteration / 2 ? 1 : 0;
+    return assumeSettled && nextIteration === s.iterationsDone && budget - spent - owed >= perIteration / 2 ? 1 : 0;
+  }
   return Math.max(0, Math.floor((left + perIteration / 2) / perIteration));
 }
 
