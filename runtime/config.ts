@@ -63,14 +63,56 @@ export const ENV_OVERRIDES: Record<string, string> = {
 export type ConfigSectionValidator = (value: unknown, path: string) => unknown;
 
 const sections = new Map<string, ConfigSectionValidator>();
+/** Per section: paths it moved (old → new, both relative to the section, e.g. `learner.eta` → `learner.batching.eta`). */
+const moves = new Map<string, Readonly<Record<string, string>>>();
 
 /**
  * Registers the validator of a section the runtime only carries (`loop`: the self-play options). The composition
  * root registers them (actors/roles.ts), so runtime/ never imports the modules that own them; loadConfig() then
- * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`.
+ * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`. `moved`:
+ * fields the section moved, which config files and --set may still use under their old path (loadConfig() moves them).
  */
-export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator): void {
+export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator, moved: Readonly<Record<string, string>> = {}): void {
   sections.set(name, validate);
+  moves.set(name, moved);
+}
+
+/**
+ * The path `path` (dotted, from the config's root) moved to, or `path` itself. An old path that is now a group of
+ * the new ones (`learner.objective` → `learner.objective.kind`) moves only with a value that is not an object, and
+ * only as a whole; any other moves with what is below it (`learner.roleWeights.agent`).
+ */
+function movedPath(path: string, value: unknown): string {
+  const dot = path.indexOf('.');
+  const table = dot > 0 ? moves.get(path.slice(0, dot)) : undefined;
+  if (table === undefined) return path;
+  const section = path.slice(0, dot), rel = path.slice(dot + 1);
+  for (const [from, to] of Object.entries(table)) {
+    const isGroup = to.startsWith(`${from}.`);
+    if (rel === from && !(isGroup && isPlainObject(value))) return `${section}.${to}`;
+    if (!isGroup && rel.startsWith(`${from}.`)) return `${section}.${to}${rel.slice(from.length)}`;
+  }
+  return path;
+}
+
+/** Moves the fields of a config file that sit at a moved section path onto their new path. */
+function moveFields(cfg: Record<string, unknown>): void {
+  for (const [section, table] of moves) {
+    // Old paths that are groups now go first: their value must be out of the way before fields move into the group.
+    const froms = Object.keys(table).sort((a, b) => Number(table[b]!.startsWith(`${b}.`)) - Number(table[a]!.startsWith(`${a}.`)));
+    for (const from of froms) {
+      const parts = from.split('.');
+      let o: unknown = cfg[section];
+      for (const k of parts.slice(0, -1)) o = isPlainObject(o) ? o[k] : undefined;
+      const last = parts[parts.length - 1]!;
+      if (!isPlainObject(o) || !Object.hasOwn(o, last)) continue;
+      const to = movedPath(`${section}.${from}`, o[last]);
+      if (to === `${section}.${from}`) continue;
+      const value = o[last];
+      delete o[last];
+      setPath(cfg, to, value);
+    }
+  }
 }
 
 const LIST_PATHS = new Set(['nats.servers', 'host.roles']);
@@ -136,6 +178,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
   if (sources.file) {
     const fromFile = await readFileConfig(sources.file);
     if (sources.savedRun) retireFields(fromFile, true);
+    moveFields(fromFile);
     deepMerge(cfg, fromFile, '');
   }
   const env = sources.env ?? process.env;
@@ -147,7 +190,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new ConfigError('--set', `--set ${JSON.stringify(assignment)}: expected path=value, e.g. roles.echo.concurrency=4`);
     const path = assignment.slice(0, eq).trim();
-    setPath(cfg, path, parseValue(path, assignment.slice(eq + 1)));
+    const value = parseValue(path, assignment.slice(eq + 1));
+    setPath(cfg, movedPath(path, value), value);
   }
   return validateConfig(cfg);
 }

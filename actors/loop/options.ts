@@ -2,7 +2,7 @@
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
 import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
-import { validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
+import { LEARNER_FLAT_KEYS, validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/index.js';
 import * as s from '../../runtime/schema.js';
@@ -121,7 +121,7 @@ export interface LoopOptions {
   };
   /** Evaluator options (actors/evaluator/options.ts); validated there, field errors name `loop.evaluator.<field>`. */
   evaluator: EvaluatorOptions;
-  /** Learner options (actors/learner/options.ts); validated there, field errors name `loop.learner.<field>`. */
+  /** Learner options (actors/learner/options.ts), nested by concern; validated there, field errors name `loop.learner.<group>.<field>`. */
   learner: LearnerOptions;
 }
 
@@ -201,6 +201,11 @@ export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop')
   validateSandboxLimits(o.sandbox.limits, `${path}.sandbox.limits`);
   return o;
 }
+
+/** Fields of the loop section that moved (old → new, relative to `loop`): config files and --set still take the old paths. */
+export const LOOP_MOVED_PATHS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LEARNER_FLAT_KEYS).map(([from, to]) => [`learner.${from}`, `learner.${to}`]),
+);
 
 /** The loop section of a cluster config, once the lead has added it (`config.loop`); defaults otherwise. */
 export function loopOptionsOf(config: object): LoopOptions {

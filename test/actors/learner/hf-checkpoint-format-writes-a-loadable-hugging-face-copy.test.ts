@@ -4,14 +4,15 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { saveLearnerCheckpoint, validateLearnerOptions } from '../../../actors/learner/index.js';
+import { saveLearnerCheckpoint } from '../../../actors/learner/learner-checkpoint.js';
+import { validateLearnerOptions } from '../../../actors/learner/options.js';
 import { byteTokenizer, initParameters, loadModel, parameterShapes, validateDecoderConfig } from '../../../model/index.js';
 import { tempDir } from '../../helpers/nats.js';
 import { TINY } from './tiny.js';
 
-t.test('checkpointFormat hf writes a Hugging Face copy of each checkpoint', async (t) => {
-  t.equal(validateLearnerOptions({}).checkpointFormat, 'spade', 'SPADE only by default');
-  t.throws(() => validateLearnerOptions({ checkpointFormat: 'gguf' as 'hf' }), /loop\.learner\.checkpointFormat/);
+t.test('checkpoints.format hf writes a Hugging Face copy of each checkpoint', async (t) => {
+  t.equal(validateLearnerOptions({}).checkpoints.format, 'spade', 'SPADE only by default');
+  t.throws(() => validateLearnerOptions({ checkpoints: { format: 'gguf' as 'hf' } }), /loop\.learner\.checkpoints\.format/);
   const config = validateDecoderConfig(TINY);
   const params = initParameters(config, 4);
   const state = { version: 2, updates: 3, applied: 5, dropped: 0, lastStreamSeq: 7 };

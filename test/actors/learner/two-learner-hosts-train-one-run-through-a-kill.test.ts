@@ -32,9 +32,9 @@ t.test('two learner hosts, one killed and restarted: same weights, exactly once'
   const server = await natsServer(t);
   const config = await testConfig([server.url], FAST_DELIVERY);
   const conn = await connected(t, config);
-  const opts = { eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2, group: true, groupRoundTimeoutMs: 1_500 };
+  const opts = { batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 2 }, group: { enabled: true, roundTimeoutMs: 1_500 } };
   const stateA = tempDir(t, 'spade-learner-a-'), stateB = tempDir(t, 'spade-learner-b-');
-  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ stateDir: stateA, ...opts }), {}, 'learner-a');
+  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: stateA }, ...opts }), {}, 'learner-a');
   const a = actor.learner()!;
   const hashA = new Map<number, string>();
   actor.events.on('update', (r: UpdateReport & { group?: { hash: string } }) => void hashA.set(r.update, r.group!.hash));
