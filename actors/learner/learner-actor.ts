@@ -46,7 +46,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
   let restarting: Promise<void> | null = null;
   let restartPending = false;
   let pulling: Pulling | null = null;
-  /** This host's membership of the learner group (loop.learner.group), kept across restarts of the learner. */
+  /** This host's membership of the learner group (loop.learner.group.enabled), kept across restarts of the learner. */
   let group: GroupReduce | null = null;
   const ac = new AbortController();
   const events = new EventEmitter();

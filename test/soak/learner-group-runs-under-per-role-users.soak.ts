@@ -1,5 +1,5 @@
 // In npm run test:soak, not npm test: it timed out (180 s) in 1 of 2 loaded full-suite runs, cause not yet found; alone it passes.
-// Two learner hosts in a learner group (loop.learner.group), each connected as the `learner` NATS user of a server
+// Two learner hosts in a learner group (loop.learner.group.enabled), each connected as the `learner` NATS user of a server
 // that requires per-role credentials (as `spade start` runs by default): they complete rounds with agreeing weights,
 // apply every trajectory once, publish and prune the group's state (reduce stream, heartbeats, round keys and their
 // purge, optimizer-state objects), and the server refuses none of it; another role may write none of the group's.

@@ -3,7 +3,7 @@
 import type { Test } from 'tap';
 import { groupNormalise } from '../../../actors/evaluator/score.js';
 import { PolicyTrainer, type Row } from '../../../actors/learner/index.js';
-import { type ObjectiveKind } from '../../../actors/learner/objective.js';
+import type { ObjectiveKind } from '../../../actors/learner/objective.js';
 import { AdamW, ModelSession, Sampler, initParameters, type SampleOutput } from '../../../model/index.js';
 import { TINY } from './tiny.js';
 

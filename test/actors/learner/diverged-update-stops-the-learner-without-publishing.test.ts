@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { createLearnerActor } from '../../../actors/learner/index.js';
-import { type Learner } from '../../../actors/learner/learner.js';
+import type { Learner } from '../../../actors/learner/learner.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { WeightPublisher } from '../../../weight-sync/index.js';

@@ -2,7 +2,7 @@
 // the last checkpoint, which takes the unacked trajectories again, so every trajectory is still applied exactly once.
 import t from 'tap';
 import { readAccounting } from '../../../actors/learner/index.js';
-import { type ThreadTrainer } from '../../../actors/learner/trainer-thread.js';
+import type { ThreadTrainer } from '../../../actors/learner/trainer-thread.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { learnerOnFreshServer, publishBatch, traj, when } from './tiny.js';
 

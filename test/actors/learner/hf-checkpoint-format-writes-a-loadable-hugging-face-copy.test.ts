@@ -1,4 +1,4 @@
-// loop.learner.checkpointFormat = "hf": each learner checkpoint also holds its weights as a Hugging Face directory
+// loop.learner.checkpoints.format = "hf": each learner checkpoint also holds its weights as a Hugging Face directory
 // (ckpt-<n>/hf) that loads back with bit-identical tensors and a llama config; the default writes none, and
 // another value is refused naming the field.
 import { readdir } from 'node:fs/promises';

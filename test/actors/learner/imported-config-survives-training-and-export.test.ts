@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
 import { loadLearnerCheckpoint, saveLearnerCheckpoint } from '../../../actors/learner/learner-checkpoint.js';
 import { validateLearnerOptions } from '../../../actors/learner/options.js';
 import { loadLearnerModel } from '../../../actors/learner/learner-model.js';

@@ -1,4 +1,4 @@
-// A learner that fails more often than loop.learner.maxRestarts allows is not started again: the actor asks the host
+// A learner that fails more often than loop.learner.host.maxRestarts allows is not started again: the actor asks the host
 // to stop, naming the failure.
 import t from 'tap';
 import type { ThreadTrainer } from '../../../actors/learner/trainer-thread.js';

@@ -3,7 +3,7 @@
 // pass's memory for good. Pure logic; that any grouping accumulates to the same gradients is
 // micro-batches-accumulate-to-the-gradients-of-one-batch.
 import t from 'tap';
-import { type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
 import { microBatches } from '../../../actors/learner/policy-trainer.js';
 import { DEFAULT_LEARNER_OPTIONS } from '../../../actors/learner/options.js';
 

@@ -3,7 +3,7 @@
 // the published policy versions only ever increase.
 import t from 'tap';
 import { readAccounting, type UpdateReport } from '../../../actors/learner/index.js';
-import { type Learner } from '../../../actors/learner/learner.js';
+import type { Learner } from '../../../actors/learner/learner.js';
 import { readPolicyRecord, openWeightStores } from '../../../weight-sync/index.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';

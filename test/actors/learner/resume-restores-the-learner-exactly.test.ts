@@ -3,9 +3,9 @@
 // trained-token counts, staleness maximum and histogram, its weights and optimizer state (step, first and second
 // moments) bit for bit, and the published version (nothing republished). Staleness accounting used to restart at zero.
 import t from 'tap';
-import { type Learner } from '../../../actors/learner/learner.js';
-import { type LearnerStats } from '../../../actors/learner/learner-metrics.js';
-import { type TrainerState } from '../../../actors/learner/trainer-thread.js';
+import type { Learner } from '../../../actors/learner/learner.js';
+import type { LearnerStats } from '../../../actors/learner/learner-metrics.js';
+import type { TrainerState } from '../../../actors/learner/trainer-thread.js';
 import { openWeightStores, readPolicyRecord } from '../../../weight-sync/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { hostedLearner, learnerOptions, publishBatch, traj, when } from './tiny.js';

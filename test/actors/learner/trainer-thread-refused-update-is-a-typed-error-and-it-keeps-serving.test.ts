@@ -1,7 +1,7 @@
 // An update that the trainer on its worker thread refuses (a token id past the vocabulary) comes back as a typed
 // error naming the request, and the thread goes on serving the next update.
 import t from 'tap';
-import { type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
 import { isTrainerThreadError } from '../../../actors/learner/trainer-thread.js';
 import { rows, startTrainerThread } from './trainer-thread-setup.js';
 

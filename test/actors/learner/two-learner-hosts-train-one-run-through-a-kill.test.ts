@@ -1,4 +1,4 @@
-// Two learner hosts in a learner group (loop.learner.group) train one run: host b, a separate process, is
+// Two learner hosts in a learner group (loop.learner.group.enabled) train one run: host b, a separate process, is
 // SIGKILLed after its second round and restarted; a goes on alone meanwhile, the restarted b starts from the group's
 // published state, both end each shared round with the same weight hash, and every trajectory is applied exactly
 // once across the group (b's unacked ones come back and are applied or recognised), with every message acked.
