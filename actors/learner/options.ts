@@ -279,7 +279,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
 );
 
 /** The nested path a flat key of `options` moved to, or undefined (see LEARNER_FLAT_KEYS on objective and group). */
-export function movedTo(key: string, value: unknown): string | undefined {
+function movedTo(key: string, value: unknown): string | undefined {
   const to = LEARNER_FLAT_KEYS[key];
   return to === undefined || ((GROUPS as readonly string[]).includes(key) && isPlainObject(value)) ? undefined : to;
 }
