@@ -7,13 +7,13 @@ import { createDesignerActor } from './designer/designer-actor.js';
 import { createAgentActor } from './agent/agent-actor.js';
 import { createEvaluatorActor } from './evaluator/evaluator-actor.js';
 import { createLearnerActor } from './learner/learner-actor.js';
-import { LOOP_MOVED_PATHS, loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
+import { movedLoopPath, loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
 import { createSandboxActor } from './sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
 import { libraryNoveltyIndex } from '../eval/index.js';
 
 // The composition root registers the config sections runtime/config.ts carries but does not own.
-defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path), LOOP_MOVED_PATHS);
+defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path), movedLoopPath);
 
 export const ROLE_FACTORIES: RoleRegistry = {
   echo: () => createEchoActor(),

@@ -63,55 +63,50 @@ export const ENV_OVERRIDES: Record<string, string> = {
 export type ConfigSectionValidator = (value: unknown, path: string) => unknown;
 
 const sections = new Map<string, ConfigSectionValidator>();
-/** Per section: paths it moved (old → new, both relative to the section, e.g. `learner.eta` → `learner.batching.eta`). */
-const moves = new Map<string, Readonly<Record<string, string>>>();
+
+/** Where a path of a section (relative to it) holding `value` moved to, or undefined when it did not move. */
+export type ConfigSectionMoves = (path: string, value: unknown) => string | undefined;
+
+const moves = new Map<string, ConfigSectionMoves>();
 
 /**
  * Registers the validator of a section the runtime only carries (`loop`: the self-play options). The composition
  * root registers them (actors/roles.ts), so runtime/ never imports the modules that own them; loadConfig() then
  * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`. `moved`:
- * fields the section moved, which config files and --set may still use under their old path (loadConfig() moves them).
+ * the section's fields that moved, which config files and --set may still give at their old path (loadConfig()
+ * moves them before anything is merged, so precedence holds whichever path a source uses).
  */
-export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator, moved: Readonly<Record<string, string>> = {}): void {
+export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator, moved?: ConfigSectionMoves): void {
   sections.set(name, validate);
-  moves.set(name, moved);
+  if (moved) moves.set(name, moved);
 }
 
-/**
- * The path `path` (dotted, from the config's root) moved to, or `path` itself. An old path that is now a group of
- * the new ones (`learner.objective` → `learner.objective.kind`) moves only with a value that is not an object, and
- * only as a whole; any other moves with what is below it (`learner.roleWeights.agent`).
- */
+/** The path `path` (dotted, from the config's root) holding `value` moved to, or `path` itself. */
 function movedPath(path: string, value: unknown): string {
   const dot = path.indexOf('.');
-  const table = dot > 0 ? moves.get(path.slice(0, dot)) : undefined;
-  if (table === undefined) return path;
-  const section = path.slice(0, dot), rel = path.slice(dot + 1);
-  for (const [from, to] of Object.entries(table)) {
-    const isGroup = to.startsWith(`${from}.`);
-    if (rel === from && !(isGroup && isPlainObject(value))) return `${section}.${to}`;
-    if (!isGroup && rel.startsWith(`${from}.`)) return `${section}.${to}${rel.slice(from.length)}`;
-  }
-  return path;
+  const moved = dot > 0 ? moves.get(path.slice(0, dot)) : undefined;
+  const to = moved?.(path.slice(dot + 1), value);
+  return to === undefined ? path : `${path.slice(0, dot)}.${to}`;
 }
 
-/** Moves the fields of a config file that sit at a moved section path onto their new path. */
+/** Moves the fields of a config file that sit at a moved path of their section onto the new one. */
 function moveFields(cfg: Record<string, unknown>): void {
-  for (const [section, table] of moves) {
-    // Old paths that are groups now go first: their value must be out of the way before fields move into the group.
-    const froms = Object.keys(table).sort((a, b) => Number(table[b]!.startsWith(`${b}.`)) - Number(table[a]!.startsWith(`${a}.`)));
-    for (const from of froms) {
-      const parts = from.split('.');
-      let o: unknown = cfg[section];
-      for (const k of parts.slice(0, -1)) o = isPlainObject(o) ? o[k] : undefined;
-      const last = parts[parts.length - 1]!;
-      if (!isPlainObject(o) || !Object.hasOwn(o, last)) continue;
-      const to = movedPath(`${section}.${from}`, o[last]);
-      if (to === `${section}.${from}`) continue;
-      const value = o[last];
-      delete o[last];
-      setPath(cfg, to, value);
-    }
+  for (const [section, moved] of moves) {
+    const walk = (o: Record<string, unknown>, at: string): void => {
+      const out: Array<[string, unknown]> = [];
+      for (const [k, v] of Object.entries(o)) {
+        const to = moved(at + k, v);
+        if (to === undefined) {
+          if (isPlainObject(v)) walk(v, `${at}${k}.`);
+          continue;
+        }
+        out.push([to, v]);
+        delete o[k];
+      }
+      // All out before any goes in: a flat key's value may sit where a group now goes (`objective: "decoupled"`).
+      for (const [to, v] of out) setPath(cfg, `${section}.${to}`, v);
+    };
+    if (isPlainObject(cfg[section])) walk(cfg[section], '');
   }
 }
 

@@ -172,9 +172,8 @@ export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
 
 /**
  * The flat keys of before (`loop.learner.<key>`) and the nested path each moved to. Config files (a saved run's
- * config.json included) and `--set` still take them (runtime/config.ts renames them on load); options handed to
- * validateLearnerOptions in code do not: there a flat key fails naming its new path. `objective` and `group` name
- * a group now too: only a value that is not an object (a kind, a boolean) is the old key.
+ * config.json included) and `--set` still take them (loadConfig moves them: movedLearnerPath); options handed to
+ * validateLearnerOptions in code do not: there a flat key fails naming its new path.
  */
 export const LEARNER_FLAT_KEYS: Readonly<Record<string, string>> = {
   initCheckpoint: 'init.checkpoint', tokenizer: 'init.tokenizer', seed: 'init.seed',
@@ -188,6 +187,22 @@ export const LEARNER_FLAT_KEYS: Readonly<Record<string, string>> = {
   ownThread: 'host.ownThread', threads: 'host.threads', pullBatch: 'host.pullBatch', maxRestarts: 'host.maxRestarts', lockTtlMs: 'host.lockTtlMs',
   group: 'group.enabled', groupRoundTimeoutMs: 'group.roundTimeoutMs', groupKeepRounds: 'group.keepRounds', groupKeepRoundsMs: 'group.keepRoundsMs',
 };
+
+/** The flat keys that name a group now too, and the type of their old value: only such a value is the old key. */
+const FLAT_GROUP_KEYS: Readonly<Record<string, 'string' | 'boolean'>> = { objective: 'string', group: 'boolean' };
+
+/**
+ * Where a path under loop.learner holding `value` moved to (its flat key replaced by the nested path, what is below it
+ * kept: `roleWeights.agent` → `objective.roleWeights.agent`), or undefined when it did not move.
+ */
+export function movedLearnerPath(path: string, value: unknown): string | undefined {
+  const [key = '', ...below] = path.split('.');
+  const to = LEARNER_FLAT_KEYS[key];
+  if (to === undefined) return undefined;
+  const old = FLAT_GROUP_KEYS[key];
+  if (old !== undefined) return below.length === 0 && typeof value === old ? to : undefined;
+  return [to, ...below].join('.');
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -278,16 +293,10 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
   { strict: true },
 );
 
-/** The nested path a flat key of `options` moved to, or undefined (see LEARNER_FLAT_KEYS on objective and group). */
-function movedTo(key: string, value: unknown): string | undefined {
-  const to = LEARNER_FLAT_KEYS[key];
-  return to === undefined || ((GROUPS as readonly string[]).includes(key) && isPlainObject(value)) ? undefined : to;
-}
-
 /** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
 export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loop.learner'): ResolvedLearnerOptions {
   for (const [key, value] of Object.entries(options)) {
-    const to = value === undefined ? undefined : movedTo(key, value);
+    const to = value === undefined ? undefined : movedLearnerPath(key, value);
     if (to !== undefined) throw new OptionsError(`${path}.${key}`, `no value (set ${path}.${to})`, value, `moved: set ${path}.${to}`);
   }
   const o = resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS, options, path);

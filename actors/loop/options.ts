@@ -2,7 +2,7 @@
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
 import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
-import { LEARNER_FLAT_KEYS, validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
+import { movedLearnerPath, validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/index.js';
 import * as s from '../../runtime/schema.js';
@@ -202,10 +202,11 @@ export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop')
   return o;
 }
 
-/** Fields of the loop section that moved (old → new, relative to `loop`): config files and --set still take the old paths. */
-export const LOOP_MOVED_PATHS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LEARNER_FLAT_KEYS).map(([from, to]) => [`learner.${from}`, `learner.${to}`]),
-);
+/** Where a path of the loop section (relative to `loop`) holding `value` moved to, or undefined: the learner's flat keys. */
+export function movedLoopPath(path: string, value: unknown): string | undefined {
+  const to = path.startsWith('learner.') ? movedLearnerPath(path.slice('learner.'.length), value) : undefined;
+  return to === undefined ? undefined : `learner.${to}`;
+}
 
 /** The loop section of a cluster config, once the lead has added it (`config.loop`); defaults otherwise. */
 export function loopOptionsOf(config: object): LoopOptions {
