@@ -7,7 +7,7 @@ import { createDesignerActor } from './designer/designer-actor.js';
 import { createAgentActor } from './agent/agent-actor.js';
 import { createEvaluatorActor } from './evaluator/evaluator-actor.js';
 import { createLearnerActor } from './learner/learner-actor.js';
-import { movedLoopPath, loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
+import { loopOptionsOf, movedLoopPath, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
 import { createSandboxActor } from './sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
 import { libraryNoveltyIndex } from '../eval/index.js';

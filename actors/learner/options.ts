@@ -1,9 +1,10 @@
 // The learner's knobs, nested by concern: where fresh weights come from (init), the objective, which trajectories an
 // update takes and how it cuts them (batching), when it publishes and checkpoints (cadence), the checkpoints kept, the
-// optimizer, how it runs on its host, and the learner group. LEARNER_FLAT_KEYS maps the flat keys of before onto them.
+// optimizer, how it runs on its host, and the learner group. flat-keys.ts maps the flat keys of before onto them.
 import { DEFAULT_POLICY_MODEL, isModelOptionError, validateAdamWOptions, validateDecoderConfig, type AdamWOptions, type DecoderConfig } from '../../model/index.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
+import { movedLearnerPath } from './flat-keys.js';
 import type { ObjectiveKind } from './objective.js';
 
 /** Where the weights come from when the learner has no checkpoint of its own. */
@@ -169,40 +170,6 @@ export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
   host: { ownThread: true, threads: 0, pullBatch: 64, maxRestarts: 3, lockTtlMs: 15_000 },
   group: { enabled: false, roundTimeoutMs: 30_000, keepRounds: 64, keepRoundsMs: 600_000 },
 };
-
-/**
- * The flat keys of before (`loop.learner.<key>`) and the nested path each moved to. Config files (a saved run's
- * config.json included) and `--set` still take them (loadConfig moves them: movedLearnerPath); options handed to
- * validateLearnerOptions in code do not: there a flat key fails naming its new path.
- */
-export const LEARNER_FLAT_KEYS: Readonly<Record<string, string>> = {
-  initCheckpoint: 'init.checkpoint', tokenizer: 'init.tokenizer', seed: 'init.seed',
-  objective: 'objective.kind', clipEps: 'objective.clipEps', tisCap: 'objective.tisCap', sampleTemperature: 'objective.sampleTemperature',
-  epochs: 'objective.epochs', roleWeights: 'objective.roleWeights',
-  eta: 'batching.eta', skipZeroAdvantage: 'batching.skipZeroAdvantage', iterationBatches: 'batching.iterationBatches',
-  minibatchTrajectories: 'batching.minibatchTrajectories', minibatchTokens: 'batching.minibatchTokens', flushAfterMs: 'batching.flushAfterMs',
-  microBatchTokens: 'batching.microBatchTokens', microBatchCells: 'batching.microBatchCells',
-  publishEvery: 'cadence.publishEvery', checkpointEvery: 'cadence.checkpointEvery', trainOnStop: 'cadence.trainOnStop',
-  stateDir: 'checkpoints.dir', keepCheckpoints: 'checkpoints.keep', checkpointFormat: 'checkpoints.format',
-  ownThread: 'host.ownThread', threads: 'host.threads', pullBatch: 'host.pullBatch', maxRestarts: 'host.maxRestarts', lockTtlMs: 'host.lockTtlMs',
-  group: 'group.enabled', groupRoundTimeoutMs: 'group.roundTimeoutMs', groupKeepRounds: 'group.keepRounds', groupKeepRoundsMs: 'group.keepRoundsMs',
-};
-
-/** The flat keys that name a group now too, and the type of their old value: only such a value is the old key. */
-const FLAT_GROUP_KEYS: Readonly<Record<string, 'string' | 'boolean'>> = { objective: 'string', group: 'boolean' };
-
-/**
- * Where a path under loop.learner holding `value` moved to (its flat key replaced by the nested path, what is below it
- * kept: `roleWeights.agent` → `objective.roleWeights.agent`), or undefined when it did not move.
- */
-export function movedLearnerPath(path: string, value: unknown): string | undefined {
-  const [key = '', ...below] = path.split('.');
-  const to = LEARNER_FLAT_KEYS[key];
-  if (to === undefined) return undefined;
-  const old = FLAT_GROUP_KEYS[key];
-  if (old !== undefined) return below.length === 0 && typeof value === old ? to : undefined;
-  return [to, ...below].join('.');
-}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,7 +2,8 @@
 // cluster.config.ts as its `loop` section, with defaults and validation whose messages name the field.
 import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
-import { movedLearnerPath, validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
+import { movedLearnerPath } from '../learner/flat-keys.js';
+import { validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/index.js';
 import * as s from '../../runtime/schema.js';

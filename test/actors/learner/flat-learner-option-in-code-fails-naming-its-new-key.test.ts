@@ -1,7 +1,8 @@
 // Options handed to the learner in code take the nested shape only: a flat key of before (`eta`, `objective: 'decoupled'`,
 // `group: true`) fails naming the nested path it moved to (config files and --set still take them: runtime/config.ts).
 import t from 'tap';
-import { LEARNER_FLAT_KEYS, validateLearnerOptions } from '../../../actors/learner/options.js';
+import { LEARNER_FLAT_KEYS } from '../../../actors/learner/flat-keys.js';
+import { validateLearnerOptions } from '../../../actors/learner/options.js';
 import { isOptionsError } from '../../../runtime/options.js';
 
 t.test('a flat learner option in code fails naming its nested key', async (t) => {
