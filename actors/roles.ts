@@ -7,13 +7,13 @@ import { createDesignerActor } from './designer/designer-actor.js';
 import { createAgentActor } from './agent/agent-actor.js';
 import { createEvaluatorActor } from './evaluator/evaluator-actor.js';
 import { createLearnerActor } from './learner/learner-actor.js';
-import { loopOptionsOf, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
+import { loopOptionsOf, movedLoopPath, validateLoopOptions, type LoopOptionsInput } from './loop/options.js';
 import { createSandboxActor } from './sandbox/sandbox-actor.js';
 import { createCoordinatorActor } from './coordinator/coordinator-actor.js';
 import { libraryNoveltyIndex } from '../eval/index.js';
 
 // The composition root registers the config sections runtime/config.ts carries but does not own.
-defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path));
+defineConfigSection('loop', (v, path) => validateLoopOptions(v as LoopOptionsInput, path), movedLoopPath);
 
 export const ROLE_FACTORIES: RoleRegistry = {
   echo: () => createEchoActor(),
@@ -33,7 +33,7 @@ export const ROLE_FACTORIES: RoleRegistry = {
       budgetTokens: env.config.run.budgetTokens ?? 0,
       budgetEpisodes: env.config.run.budgetEpisodes ?? 0,
       curvePoints: env.config.run.curvePoints ?? 0,
-      ...(loopOptionsOf(env.config).learner.stateDir ? { learnerDir: loopOptionsOf(env.config).learner.stateDir! } : {}),
+      ...(loopOptionsOf(env.config).learner.checkpoints?.dir ? { learnerDir: loopOptionsOf(env.config).learner.checkpoints!.dir! } : {}),
       // Novelty against the library the loop uses (the fixed baseline's and the designer's), in acceptance order.
       novelty: () => libraryNoveltyIndex(loopOptionsOf(env.config).library || undefined),
       // The fixed pool plays library picks: nothing designed to replay.

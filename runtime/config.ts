@@ -64,13 +64,50 @@ export type ConfigSectionValidator = (value: unknown, path: string) => unknown;
 
 const sections = new Map<string, ConfigSectionValidator>();
 
+/** Where a path of a section (relative to it) holding `value` moved to, or undefined when it did not move. */
+export type ConfigSectionMoves = (path: string, value: unknown) => string | undefined;
+
+const moves = new Map<string, ConfigSectionMoves>();
+
 /**
  * Registers the validator of a section the runtime only carries (`loop`: the self-play options). The composition
  * root registers them (actors/roles.ts), so runtime/ never imports the modules that own them; loadConfig() then
- * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`.
+ * fails at start naming the field, e.g. `config.loop.agent.maxTokens: expected an integer >= 1, got 0`. `moved`:
+ * the section's fields that moved, which config files and --set may still give at their old path (loadConfig()
+ * moves them before anything is merged, so precedence holds whichever path a source uses).
  */
-export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator): void {
+export function defineConfigSection(name: 'loop', validate: ConfigSectionValidator, moved?: ConfigSectionMoves): void {
   sections.set(name, validate);
+  if (moved) moves.set(name, moved);
+}
+
+/** The path `path` (dotted, from the config's root) holding `value` moved to, or `path` itself. */
+function movedPath(path: string, value: unknown): string {
+  const dot = path.indexOf('.');
+  const moved = dot > 0 ? moves.get(path.slice(0, dot)) : undefined;
+  const to = moved?.(path.slice(dot + 1), value);
+  return to === undefined ? path : `${path.slice(0, dot)}.${to}`;
+}
+
+/** Moves the fields of a config file that sit at a moved path of their section onto the new one. */
+function moveFields(cfg: Record<string, unknown>): void {
+  for (const [section, moved] of moves) {
+    const walk = (o: Record<string, unknown>, at: string): void => {
+      const out: Array<[string, unknown]> = [];
+      for (const [k, v] of Object.entries(o)) {
+        const to = moved(at + k, v);
+        if (to === undefined) {
+          if (isPlainObject(v)) walk(v, `${at}${k}.`);
+          continue;
+        }
+        out.push([to, v]);
+        delete o[k];
+      }
+      // All out before any goes in: a flat key's value may sit where a group now goes (`objective: "decoupled"`).
+      for (const [to, v] of out) setPath(cfg, `${section}.${to}`, v);
+    };
+    if (isPlainObject(cfg[section])) walk(cfg[section], '');
+  }
 }
 
 const LIST_PATHS = new Set(['nats.servers', 'host.roles']);
@@ -136,6 +173,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
   if (sources.file) {
     const fromFile = await readFileConfig(sources.file);
     if (sources.savedRun) retireFields(fromFile, true);
+    moveFields(fromFile);
     deepMerge(cfg, fromFile, '');
   }
   const env = sources.env ?? process.env;
@@ -147,7 +185,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<ClusterCo
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new ConfigError('--set', `--set ${JSON.stringify(assignment)}: expected path=value, e.g. roles.echo.concurrency=4`);
     const path = assignment.slice(0, eq).trim();
-    setPath(cfg, path, parseValue(path, assignment.slice(eq + 1)));
+    const value = parseValue(path, assignment.slice(eq + 1));
+    setPath(cfg, movedPath(path, value), value);
   }
   return validateConfig(cfg);
 }

@@ -1,4 +1,4 @@
-// `npm run bench:learner-group-of-one`: what a learner group of one host (loop.learner.group=true) costs per update
+// `npm run bench:learner-group-of-one`: what a learner group of one host (loop.learner.group.enabled=true) costs per update
 // against the single learner (group=false), on the same configuration (bench-learners-host.ts: the default policy
 // model, minibatches of 16 trajectories, one onnxruntime thread, every batch waiting before the host starts), each run
 // its own host process on a fresh nats-server. Runs alternate (single, group, single, ...) so the machine's load falls

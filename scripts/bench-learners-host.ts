@@ -19,12 +19,13 @@ const config = await loadConfig({
 });
 const conn = await openConnection(config.nats, `bench-${hostId}`);
 const actor = createLearnerActor({
-  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 }, tokenizer: 'bpe-2048', stateDir, eta: 1000, iterationBatches: 0,
-  minibatchTrajectories: 16, flushAfterMs: 500, checkpointEvery: 4, pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: false,
+  model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 }, init: { tokenizer: 'bpe-2048' }, checkpoints: { dir: stateDir },
+  batching: { eta: 1000, iterationBatches: 0, minibatchTrajectories: 16, flushAfterMs: 500 }, cadence: { checkpointEvery: 4 },
+  host: { pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: false },
   // The default round timeout (30 s): on a busy machine a live member's share can take longer than 5 s (the value this
   // used), and a member dropped from round after round for lateness used up its restarts and stopped its host, which
   // left the benchmark waiting for its rounds. A killed member is dropped sooner anyway, once its beats stop (memberTtlMs).
-  ...(group ? { group: true } : {}),
+  ...(group ? { group: { enabled: true } } : {}),
 });
 actor.events.on('update', (r: UpdateReport & { group?: GroupRoundStats }) => {
   const g = r.group;

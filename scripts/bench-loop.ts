@@ -28,8 +28,8 @@ const SETTINGS = [
   // Learner and samplers get one core each, as async RL systems give them separate devices: the question is
   // whether the learner's work overlaps the samplers' (η = 2) or waits for it (η = 0).
   `loop.policy.threads=${process.env.BENCH_LOOP_SAMPLER_THREADS ?? 1}`,
-  `loop.learner.threads=${process.env.BENCH_LOOP_LEARNER_THREADS ?? 1}`,
-  // Extra `--set` entries for both runs, separated by ';' (e.g. BENCH_LOOP_SET='loop.learner.ownThread=false').
+  `loop.learner.host.threads=${process.env.BENCH_LOOP_LEARNER_THREADS ?? 1}`,
+  // Extra `--set` entries for both runs, separated by ';' (e.g. BENCH_LOOP_SET='loop.learner.host.ownThread=false').
   ...(process.env.BENCH_LOOP_SET ?? '').split(';').map((x) => x.trim()).filter((x) => x.length > 0),
 ];
 

@@ -18,7 +18,7 @@ import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';
 import { learnerModelFrom } from './learner-model.js';
 import { pipelineWorkInFlight } from './work-in-flight.js';
-import { validateLearnerOptions, type LearnerOptions } from './options.js';
+import { mergeLearnerOptions, validateLearnerOptions, type LearnerOptions } from './options.js';
 import { BUCKETS, SUBJECTS } from '../../runtime/subjects.js';
 
 /**
@@ -46,7 +46,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
   let restarting: Promise<void> | null = null;
   let restartPending = false;
   let pulling: Pulling | null = null;
-  /** This host's membership of the learner group (loop.learner.group), kept across restarts of the learner. */
+  /** This host's membership of the learner group (loop.learner.group.enabled), kept across restarts of the learner. */
   let group: GroupReduce | null = null;
   const ac = new AbortController();
   const events = new EventEmitter();
@@ -72,18 +72,21 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
     async start(env) {
       // One update per iteration, as the coordinator counts versions; a lost batch (nothing left in the pipeline that
       // could produce it) holds it up for 10 s of quiet.
-      const run = { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 };
-      const o: LearnerOptions = { ...learnerModelFrom(loopOptionsOf(env.config).policy), ...run, ...options };
+      const run: LearnerOptions = { batching: { eta: env.config.run.maxStaleness, iterationBatches: env.config.run.designsPerIteration, flushAfterMs: 10_000 } };
+      const o = mergeLearnerOptions(learnerModelFrom(loopOptionsOf(env.config).policy), run, options);
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
-      if (options.model !== undefined && options.initCheckpoint === undefined) delete o.initCheckpoint;
-      const { lockTtlMs: ttl, maxRestarts, pullBatch, trainOnStop, group: inGroup, groupRoundTimeoutMs, groupKeepRounds, groupKeepRoundsMs } = validateLearnerOptions(o);
+      if (options.model !== undefined && options.init?.checkpoint === undefined) delete o.init?.checkpoint;
+      const resolved = validateLearnerOptions(o);
+      const { lockTtlMs: ttl, maxRestarts, pullBatch } = resolved.host;
+      const { trainOnStop } = resolved.cadence;
+      const { enabled: inGroup, roundTimeoutMs: groupRoundTimeoutMs, keepRounds: groupKeepRounds, keepRoundsMs: groupKeepRoundsMs } = resolved.group;
       const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
       let restarts = 0;
       const create = async (): Promise<Learner> => {
         const l = await Learner.create({
           conn: env.conn, hostId: env.hostId, threads: env.roleConfig.threads, log: hooks.log ?? env.log,
-          stateDir: resolve(o.stateDir ?? join(env.config.run.dir || 'runs/default', 'learner')),
+          stateDir: resolve(o.checkpoints?.dir ?? join(env.config.run.dir || 'runs/default', 'learner')),
           onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), ...(group ? { group } : {}),
         }, o);
         learner = l;
@@ -107,7 +110,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
         }
         if (restarts >= maxRestarts) {
           env.log(`learner: update failed after ${restarts} restart(s), stopping the host: ${err.message}`);
-          env.requestShutdown(`the learner failed ${restarts + 1} time(s) (loop.learner.maxRestarts = ${maxRestarts}): ${err.message}`);
+          env.requestShutdown(`the learner failed ${restarts + 1} time(s) (loop.learner.host.maxRestarts = ${maxRestarts}): ${err.message}`);
           return;
         }
         restarts++;

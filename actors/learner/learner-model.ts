@@ -26,10 +26,10 @@ export interface LoadedLearnerModel {
 }
 
 /** The model the samplers run (resolvePolicyModel), as learner options, so published weights match it. */
-export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOptions, 'initCheckpoint' | 'model' | 'tokenizer' | 'seed'> {
+export function learnerModelFrom(policy: LoopOptions['policy']): Pick<LearnerOptions, 'init' | 'model'> {
   const m = resolvePolicyModel(policy);
-  const base = { tokenizer: policy.tokenizer, seed: policy.init.seed };
-  return m.kind === 'checkpoint' ? { ...base, initCheckpoint: m.dir } : { ...base, model: m.config };
+  const init = { tokenizer: policy.tokenizer, seed: policy.init.seed };
+  return m.kind === 'checkpoint' ? { init: { ...init, checkpoint: m.dir } } : { init, model: m.config };
 }
 
 const FRESH_STATE: LearnerState = { version: 0, updates: 0, applied: 0, dropped: 0, lastStreamSeq: 0 };
@@ -45,18 +45,18 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     optimizerState = own.optimizer;
     hfConfig = own.hfConfig;
     origin = 'resume';
-  } else if (o.initCheckpoint !== undefined) {
+  } else if (o.init.checkpoint !== undefined) {
     // The base checkpoint's optimizer moments belong to supervised training: RL starts with fresh ones.
-    const ck = await loadModel(o.initCheckpoint);
-    if (ck.codec === undefined) throw new LearnerStateError(`initCheckpoint ${o.initCheckpoint} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, { origin: 'init-checkpoint' });
+    const ck = await loadModel(o.init.checkpoint);
+    if (ck.codec === undefined) throw new LearnerStateError(`init.checkpoint ${o.init.checkpoint} has no tokenizer (a Hugging Face directory needs tokenizer.json)`, { origin: 'init-checkpoint' });
     model = ck.model;
     ({ params, codec: tokenizer, hfConfig } = ck);
     state = { ...FRESH_STATE, version: ck.policyVersion };
     origin = 'init-checkpoint';
   } else {
     model = o.model;
-    params = initParameters(model, o.seed);
-    tokenizer = loadTokenizer(o.tokenizer);
+    params = initParameters(model, o.init.seed);
+    tokenizer = loadTokenizer(o.init.tokenizer);
     state = { ...FRESH_STATE };
     origin = 'fresh';
   }
@@ -67,9 +67,9 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
       throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
   }
-  const trainerOptions = { kind: o.objective, clipEps: o.clipEps, tisCap: o.tisCap, sampleTemperature: o.sampleTemperature, epochs: o.epochs, microBatchTokens: o.microBatchTokens, microBatchCells: o.microBatchCells, roleWeights: o.roleWeights };
+  const trainerOptions = { ...o.objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells };
   let trainer: TrainerHandle;
-  if (o.ownThread) {
+  if (o.host.ownThread) {
     trainer = await ThreadTrainer.start({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads });
   } else {
     const session = await ModelSession.create(config, { graphs: ['train', 'score'], intraOpNumThreads: threads, allowSpinning: false });

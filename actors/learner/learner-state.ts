@@ -8,7 +8,10 @@ import type { ResolvedLearnerOptions } from './options.js';
 import type { UpdateStats } from './policy-trainer.js';
 import type { Role, Row } from './rows.js';
 
-export interface LearnerLogicOptions extends MinibatchOptions, Pick<ResolvedLearnerOptions, 'eta' | 'skipZeroAdvantage' | 'publishEvery' | 'checkpointEvery' | 'trainOnStop'> {
+/** The batching and cadence options, flat: the logic reads no other. */
+type Batching = Pick<ResolvedLearnerOptions['batching'], 'eta' | 'skipZeroAdvantage'>;
+type Cadence = ResolvedLearnerOptions['cadence'];
+export interface LearnerLogicOptions extends MinibatchOptions, Batching, Cadence {
   model: { contextLength: number; vocab: number };
   /** Whether a quiet, incomplete buffer first asks how much work the pipeline still holds (countWorkInFlight). */
   countsWorkInFlight: boolean;

@@ -26,7 +26,7 @@ export interface LearnerDeps {
   conn: Connection;
   hostId: string;
   stateDir: string;
-  /** Default onnxruntime threads when options.threads is 0 (the role's `threads`). */
+  /** Default onnxruntime threads when options.host.threads is 0 (the role's `threads`). */
   threads?: number;
   log?: (line: string) => void;
   /** Called after each update (tests, benchmarks). */
@@ -78,7 +78,7 @@ export class Learner extends EventEmitter {
     super();
     this.log = deps.log ?? (() => undefined);
     this.state = initialLearnerState(stats, accounting.final, Date.now());
-    this.logic = { ...options, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: deps.group !== undefined };
+    this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: deps.group !== undefined };
     const g = deps.group;
     if (g) {
       // Idle or busy with its own checkpoint, a member joins the others' round as soon as it can.
@@ -104,11 +104,11 @@ export class Learner extends EventEmitter {
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
-    if (deps.group && o.publishEvery !== 1) throw new LearnerStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.publishEvery must be 1, got ${o.publishEvery}`, { field: 'publishEvery' });
+    if (deps.group && o.cadence.publishEvery !== 1) throw new LearnerStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.cadence.publishEvery must be 1, got ${o.cadence.publishEvery}`, { field: 'cadence.publishEvery' });
     // The others' next round waits for this member while it loads (the model, then the group's state).
     await deps.group?.joining();
     // A group member trains on the main thread: its gradients go out over the bus between backward and step.
-    const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, ownThread: false } : o, o.threads || deps.threads || 0);
+    const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, host: { ...o.host, ownThread: false } } : o, o.host.threads || deps.threads || 0);
     const missed = deps.group ? await joinGroup(deps.conn, deps.group, deps.hostId, m, deps.log) : [];
     let accounting: AccountingLog | null = null;
     try {
@@ -127,7 +127,7 @@ export class Learner extends EventEmitter {
       };
       const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
       await l.alignVersion();
-      l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.eta}`);
+      l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.batching.eta}`);
       l.joinPendingRound(); // a round that began while this member was loading
       return l;
     } catch (err) {
@@ -279,7 +279,7 @@ export class Learner extends EventEmitter {
   private async checkpoint(state: LearnerState): Promise<void> {
     await this.accounting.sync();
     const c = { state, model: { ...this.config }, shapes: parameterShapes(this.config), tokenizer: this.tokenizer, hfConfig: this.hfConfig };
-    await saveTrainedCheckpoint(this.deps.stateDir, c, await this.trainer.state(), this.options.keepCheckpoints, this.options.checkpointFormat);
+    await saveTrainedCheckpoint(this.deps.stateDir, c, await this.trainer.state(), this.options.checkpoints.keep, this.options.checkpoints.format);
     this.accounting.checkpointed();
   }
 

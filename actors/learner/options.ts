@@ -1,24 +1,25 @@
-// The learner's knobs: objective (clip ε, TIS cap, form), staleness bound η, minibatch and micro-batch sizes,
-// publish and checkpoint cadence, optimizer, and where the model comes from.
+// The learner's knobs, nested by concern: where fresh weights come from (init), the objective, which trajectories an
+// update takes and how it cuts them (batching), when it publishes and checkpoints (cadence), the checkpoints kept, the
+// optimizer, how it runs on its host, and the learner group. flat-keys.ts maps the flat keys of before onto them.
 import { DEFAULT_POLICY_MODEL, isModelOptionError, validateAdamWOptions, validateDecoderConfig, type AdamWOptions, type DecoderConfig } from '../../model/index.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
+import { movedLearnerPath } from './flat-keys.js';
 import type { ObjectiveKind } from './objective.js';
 
-export interface LearnerOptions {
-  /** Model architecture; ignored when a checkpoint (own or initCheckpoint) exists, whose config wins. */
-  model?: DecoderConfig;
-  /** Base checkpoint directory to start from when the learner has none of its own (e.g. the warm-start one). */
-  initCheckpoint?: string;
+/** Where the weights come from when the learner has no checkpoint of its own. */
+export interface LearnerInitOptions {
+  /** Base checkpoint directory to start from (e.g. the warm-start one); its config wins over `model`. */
+  checkpoint?: string;
   /** Tokenizer name or path stored with checkpoints when starting from fresh weights. */
   tokenizer?: string;
-  /** Where the learner keeps its checkpoints and accounting log; default <run.dir>/learner. */
-  stateDir?: string;
   /** Seed of fresh weights (no checkpoint anywhere). */
   seed?: number;
-  /** Maximum staleness in policy versions: a trajectory older than this at update time is dropped. 0 = synchronous. */
-  eta?: number;
-  objective?: ObjectiveKind;
+}
+
+/** The loss of one update. */
+export interface LearnerObjectiveOptions {
+  kind?: ObjectiveKind;
   clipEps?: number;
   tisCap?: number;
   /**
@@ -38,6 +39,14 @@ export interface LearnerOptions {
    * action a few).
    */
   roleWeights?: { designer: number; agent: number };
+}
+
+/** Which trajectories an update takes, when it starts, and how it cuts them into forward/backward passes. */
+export interface LearnerBatchingOptions {
+  /** Maximum staleness in policy versions: a trajectory older than this at update time is dropped. 0 = synchronous. */
+  eta?: number;
+  /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
+  skipZeroAdvantage?: boolean;
   /**
    * Labeled batches per iteration (one per design job: config.run.designsPerIteration). When > 0 an update trains
    * exactly one iteration, once all its batches are in (one version per iteration, as the coordinator schedules);
@@ -57,18 +66,33 @@ export interface LearnerOptions {
    * longer than 1024 tokens at the default microBatchTokens (docs/reliability.md, resource limits).
    */
   microBatchCells?: number;
+}
+
+/** When weights go out and state goes to disk, counted in updates. */
+export interface LearnerCadenceOptions {
   /** Publish weights (and bump the policy version) every this many updates. */
   publishEvery?: number;
   /** Checkpoint (weights, optimizer, learner state) every this many updates; messages are acked only after. */
   checkpointEvery?: number;
+  /** On a graceful stop, train what is buffered (one last update) before the final checkpoint. */
+  trainOnStop?: boolean;
+}
+
+/** The checkpoints on disk. */
+export interface LearnerCheckpointsOptions {
+  /** Where the learner keeps its checkpoints and accounting log; default <run.dir>/learner. */
+  dir?: string;
   /** Checkpoints kept on disk. */
-  keepCheckpoints?: number;
+  keep?: number;
   /**
    * 'hf' also writes each checkpoint's weights as a Hugging Face directory (`ckpt-<n>/hf`: config.json, model.safetensors
    * with Hugging Face names) that transformers' from_pretrained loads; resuming reads the SPADE form beside it.
    */
-  checkpointFormat?: 'spade' | 'hf';
-  adamw?: AdamWOptions;
+  format?: 'spade' | 'hf';
+}
+
+/** How the learner runs on its host: the trainer's thread, the consumer, restarts and the learner lock. */
+export interface LearnerHostOptions {
   /**
    * Run the trainer (onnxruntime compute, optimizer) on its own worker thread, so that updates overlap the
    * samplers and actors of the same process (onnxruntime-node runs a session on the calling thread). false = on
@@ -79,8 +103,6 @@ export interface LearnerOptions {
   threads?: number;
   /** Pull batch size of the consumer. */
   pullBatch?: number;
-  /** On a graceful stop, train what is buffered (one last update) before the final checkpoint. */
-  trainOnStop?: boolean;
   /**
    * The actor restarts a learner whose update failed (a trainer thread that died, an onnxruntime error) from its
    * last checkpoint, at most this many times in a run; after that it asks the host to stop.
@@ -88,63 +110,82 @@ export interface LearnerOptions {
   maxRestarts?: number;
   /** The learner lock's lease (actor): a standby takes over after this long without a refresh. */
   lockTtlMs?: number;
-  /** Skip the compute of zero-advantage trajectories (their gradient is zero); they still count as applied. */
-  skipZeroAdvantage?: boolean;
-  /**
-   * Learner group (docs/learners.md): every learner host trains, one update is one synchronous data-parallel round
-   * over the bus, instead of one learner behind the lock while the others stand by. Needs publishEvery 1; the
-   * trainer runs on the main thread.
-   */
-  group?: boolean;
-  /** In a group: how long a round waits for a member's contribution before dropping that member from the round. */
-  groupRoundTimeoutMs?: number;
-  /**
-   * In a group: the round keys kept in the rounds bucket (older ones are pruned): the newest `groupKeepRounds` rounds
-   * (more than checkpointEvery, so a live member acked a pruned round's trajectories) and every round committed within
-   * `groupKeepRoundsMs` before those (more than the delivery's ack_wait, so a dead member's came back already).
-   */
-  groupKeepRounds?: number;
-  groupKeepRoundsMs?: number;
 }
 
-export type ResolvedLearnerOptions = Required<Omit<LearnerOptions, 'initCheckpoint' | 'stateDir' | 'model' | 'tokenizer'>> &
-  Pick<LearnerOptions, 'initCheckpoint' | 'stateDir'> & { model: DecoderConfig; tokenizer: string };
+/**
+ * Learner group (docs/learners.md): every learner host trains, one update is one synchronous data-parallel round
+ * over the bus, instead of one learner behind the lock while the others stand by.
+ */
+export interface LearnerGroupOptions {
+  /** Needs cadence.publishEvery 1; the trainer runs on the main thread. */
+  enabled?: boolean;
+  /** How long a round waits for a member's contribution before dropping that member from the round. */
+  roundTimeoutMs?: number;
+  /**
+   * The round keys kept in the rounds bucket (older ones are pruned): the newest `keepRounds` rounds (more than
+   * cadence.checkpointEvery, so a live member acked a pruned round's trajectories) and every round committed within
+   * `keepRoundsMs` before those (more than the delivery's ack_wait, so a dead member's came back already).
+   */
+  keepRounds?: number;
+  keepRoundsMs?: number;
+}
 
-export const DEFAULT_LEARNER_OPTIONS: Omit<ResolvedLearnerOptions, 'initCheckpoint' | 'stateDir'> = {
+export interface LearnerOptions {
+  /** Model architecture; ignored when a checkpoint (own or init.checkpoint) exists, whose config wins. */
+  model?: DecoderConfig;
+  init?: LearnerInitOptions;
+  objective?: LearnerObjectiveOptions;
+  batching?: LearnerBatchingOptions;
+  cadence?: LearnerCadenceOptions;
+  checkpoints?: LearnerCheckpointsOptions;
+  adamw?: AdamWOptions;
+  host?: LearnerHostOptions;
+  group?: LearnerGroupOptions;
+}
+
+export interface ResolvedLearnerOptions {
+  model: DecoderConfig;
+  init: Required<Omit<LearnerInitOptions, 'checkpoint'>> & Pick<LearnerInitOptions, 'checkpoint'>;
+  objective: Required<LearnerObjectiveOptions>;
+  batching: Required<LearnerBatchingOptions>;
+  cadence: Required<LearnerCadenceOptions>;
+  checkpoints: Required<Omit<LearnerCheckpointsOptions, 'dir'>> & Pick<LearnerCheckpointsOptions, 'dir'>;
+  adamw: AdamWOptions;
+  host: Required<LearnerHostOptions>;
+  group: Required<LearnerGroupOptions>;
+}
+
+export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
   model: { ...DEFAULT_POLICY_MODEL, vocab: 2048 },
-  tokenizer: 'bpe-2048',
-  seed: 0,
-  eta: 2,
-  iterationBatches: 0,
-  objective: 'behaviour',
-  clipEps: 0.2,
-  tisCap: 2,
-  sampleTemperature: true,
-  epochs: 1,
-  roleWeights: { designer: 1, agent: 1 },
-  minibatchTrajectories: 32,
-  minibatchTokens: 16_384,
-  flushAfterMs: 1_000,
-  microBatchTokens: 8_192,
-  microBatchCells: 2 ** 23,
-  publishEvery: 1,
-  checkpointEvery: 10,
-  keepCheckpoints: 2,
-  checkpointFormat: 'spade',
+  init: { tokenizer: 'bpe-2048', seed: 0 },
+  objective: { kind: 'behaviour', clipEps: 0.2, tisCap: 2, sampleTemperature: true, epochs: 1, roleWeights: { designer: 1, agent: 1 } },
+  batching: {
+    eta: 2, skipZeroAdvantage: true, iterationBatches: 0, minibatchTrajectories: 32, minibatchTokens: 16_384, flushAfterMs: 1_000,
+    microBatchTokens: 8_192, microBatchCells: 2 ** 23,
+  },
+  cadence: { publishEvery: 1, checkpointEvery: 10, trainOnStop: true },
+  checkpoints: { keep: 2, format: 'spade' },
   // The warm start trains at 2e-3; RL steps are noisier and act on a policy worth keeping: 20x smaller.
   adamw: { schedule: { peakLr: 1e-4, warmupSteps: 5, decaySteps: 100_000, minLr: 1e-5 }, weightDecay: 0, maxGradNorm: 1 },
-  ownThread: true,
-  threads: 0,
-  pullBatch: 64,
-  skipZeroAdvantage: true,
-  lockTtlMs: 15_000,
-  maxRestarts: 3,
-  trainOnStop: true,
-  group: false,
-  groupRoundTimeoutMs: 30_000,
-  groupKeepRounds: 64,
-  groupKeepRoundsMs: 600_000,
+  host: { ownThread: true, threads: 0, pullBatch: 64, maxRestarts: 3, lockTtlMs: 15_000 },
+  group: { enabled: false, roundTimeoutMs: 30_000, keepRounds: 64, keepRoundsMs: 600_000 },
 };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The groups of LearnerOptions (merged field by field); model and adamw are taken whole, as validation does. */
+const GROUPS = ['init', 'objective', 'batching', 'cadence', 'checkpoints', 'host', 'group'] as const;
+
+/** `layers` laid over each other, later ones winning field by field within each group. */
+export function mergeLearnerOptions(...layers: LearnerOptions[]): LearnerOptions {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers)
+    for (const [k, v] of Object.entries(layer)) {
+      if (v === undefined) continue;
+      out[k] = (GROUPS as readonly string[]).includes(k) && isPlainObject(v) ? { ...(isPlainObject(out[k]) ? out[k] : {}), ...v } : v;
+    }
+  return out as LearnerOptions;
+}
 
 const intAtLeast = (min: number) => s.int({ min });
 const directory = s.optional(s.string({ min: 1 }));
@@ -182,46 +223,50 @@ const ADAMW_SCHEMA = s.object(
 export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
   {
     model: DECODER_CONFIG_SCHEMA as s.Check<unknown> as s.Check<DecoderConfig>,
-    initCheckpoint: directory,
-    tokenizer: s.string({ min: 1 }),
-    stateDir: directory,
-    seed: intAtLeast(0),
-    eta: intAtLeast(0),
-    objective: s.literal('behaviour', 'decoupled'),
-    clipEps: s.number({ gt: 0, lt: 1 }),
-    tisCap: s.number({ min: 1 }),
-    sampleTemperature: s.boolean(),
-    epochs: intAtLeast(1),
-    roleWeights: s.object({ designer: s.number({ min: 0 }), agent: s.number({ min: 0 }) }, { strict: true }),
-    iterationBatches: intAtLeast(0),
-    minibatchTrajectories: intAtLeast(1),
-    minibatchTokens: intAtLeast(1),
-    flushAfterMs: intAtLeast(0),
-    microBatchTokens: intAtLeast(2),
-    microBatchCells: intAtLeast(4),
-    publishEvery: intAtLeast(1),
-    checkpointEvery: intAtLeast(1),
-    keepCheckpoints: intAtLeast(1),
-    checkpointFormat: s.literal('spade', 'hf'),
+    init: s.object({ checkpoint: directory, tokenizer: s.string({ min: 1 }), seed: intAtLeast(0) }, { strict: true }),
+    objective: s.object(
+      {
+        kind: s.literal('behaviour', 'decoupled'),
+        clipEps: s.number({ gt: 0, lt: 1 }),
+        tisCap: s.number({ min: 1 }),
+        sampleTemperature: s.boolean(),
+        epochs: intAtLeast(1),
+        roleWeights: s.object({ designer: s.number({ min: 0 }), agent: s.number({ min: 0 }) }, { strict: true }),
+      },
+      { strict: true },
+    ),
+    batching: s.object(
+      {
+        eta: intAtLeast(0),
+        skipZeroAdvantage: s.boolean(),
+        iterationBatches: intAtLeast(0),
+        minibatchTrajectories: intAtLeast(1),
+        minibatchTokens: intAtLeast(1),
+        flushAfterMs: intAtLeast(0),
+        microBatchTokens: intAtLeast(2),
+        microBatchCells: intAtLeast(4),
+      },
+      { strict: true },
+    ),
+    cadence: s.object({ publishEvery: intAtLeast(1), checkpointEvery: intAtLeast(1), trainOnStop: s.boolean() }, { strict: true }),
+    checkpoints: s.object({ dir: directory, keep: intAtLeast(1), format: s.literal('spade', 'hf') }, { strict: true }),
     adamw: ADAMW_SCHEMA as s.Check<unknown> as s.Check<AdamWOptions>,
-    ownThread: s.boolean(),
-    threads: intAtLeast(0),
-    pullBatch: intAtLeast(1),
-    trainOnStop: s.boolean(),
-    maxRestarts: intAtLeast(0),
-    lockTtlMs: intAtLeast(100),
-    skipZeroAdvantage: s.boolean(),
-    group: s.boolean(),
-    groupRoundTimeoutMs: intAtLeast(100),
-    groupKeepRounds: intAtLeast(1),
-    groupKeepRoundsMs: intAtLeast(0),
+    host: s.object(
+      { ownThread: s.boolean(), threads: intAtLeast(0), pullBatch: intAtLeast(1), maxRestarts: intAtLeast(0), lockTtlMs: intAtLeast(100) },
+      { strict: true },
+    ),
+    group: s.object({ enabled: s.boolean(), roundTimeoutMs: intAtLeast(100), keepRounds: intAtLeast(1), keepRoundsMs: intAtLeast(0) }, { strict: true }),
   },
   { strict: true },
 );
 
 /** Fills defaults and checks every field; throws OptionsError naming the first bad or unknown one under `path`. */
 export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loop.learner'): ResolvedLearnerOptions {
-  const o = resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS as ResolvedLearnerOptions, options, path);
+  for (const [key, value] of Object.entries(options)) {
+    const to = value === undefined ? undefined : movedLearnerPath(key, value);
+    if (to !== undefined) throw new OptionsError(`${path}.${key}`, `no value (set ${path}.${to})`, value, `moved: set ${path}.${to}`);
+  }
+  const o = resolveOptions(LEARNER_OPTIONS_SCHEMA, DEFAULT_LEARNER_OPTIONS, options, path);
   // The cross-field rules (width a multiple of heads, minLr <= peakLr, ...) are the model engine's: run them now, so
   // they too fail at start under this path rather than on the learner host at its first update.
   const SCHEDULE = new Set(['peakLr', 'minLr', 'warmupSteps', 'decaySteps']);
@@ -229,7 +274,9 @@ export function validateLearnerOptions(options: LearnerOptions = {}, path = 'loo
     if (!isModelOptionError(err)) throw err;
     throw new OptionsError(at(err.field), err.expected, err.actual);
   };
-  if (o.group && o.groupKeepRounds <= o.checkpointEvery) throw new OptionsError(`${path}.groupKeepRounds`, `an integer > checkpointEvery (${o.checkpointEvery}): a pruned round's trajectories must be acked at a checkpoint first`, o.groupKeepRounds);
+  const { group, cadence } = o;
+  if (group.enabled && group.keepRounds <= cadence.checkpointEvery)
+    throw new OptionsError(`${path}.group.keepRounds`, `an integer > cadence.checkpointEvery (${cadence.checkpointEvery}): a pruned round's trajectories must be acked at a checkpoint first`, group.keepRounds);
   try {
     validateDecoderConfig(o.model);
   } catch (err) {

@@ -1,4 +1,4 @@
-// What the learner holds of its trainer: either a PolicyTrainer on the calling thread (`loop.learner.ownThread:
+// What the learner holds of its trainer: either a PolicyTrainer on the calling thread (`loop.learner.host.ownThread:
 // false`) or one in a worker thread (the default), behind one interface. On its own thread the learner's
 // onnxruntime compute and optimizer step overlap the samplers, actors and NATS traffic of the same process, which
 // onnxruntime-node's synchronous `run` otherwise serialises on the main thread.

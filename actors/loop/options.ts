@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_POLICY_MODEL } from '../../model/index.js';
 import { loadLibraryEnvs, onlyModules } from '../designer/library-envs.js';
 import { validateEvaluatorOptions, type EvaluatorOptions } from '../evaluator/options.js';
+import { movedLearnerPath } from '../learner/flat-keys.js';
 import { validateLearnerOptions, type LearnerOptions } from '../learner/options.js';
 import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import { validateSandboxLimits, type SandboxLimits } from '../../sandbox/index.js';
@@ -128,7 +129,7 @@ export interface LoopOptions {
   };
   /** Evaluator options (actors/evaluator/options.ts); validated there, field errors name `loop.evaluator.<field>`. */
   evaluator: EvaluatorOptions;
-  /** Learner options (actors/learner/options.ts); validated there, field errors name `loop.learner.<field>`. */
+  /** Learner options (actors/learner/options.ts), nested by concern; validated there, field errors name `loop.learner.<group>.<field>`. */
   learner: LearnerOptions;
 }
 
@@ -212,6 +213,12 @@ export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop')
   // loop.library; the designer's parents come from the shipped library.
   if (o.modules.length) onlyModules(loadLibraryEnvs(o.ablations.fixedEnvs && o.library ? resolve(o.library) : undefined), o.modules, `${path}.modules`);
   return o;
+}
+
+/** Where a path of the loop section (relative to `loop`) holding `value` moved to, or undefined: the learner's flat keys. */
+export function movedLoopPath(path: string, value: unknown): string | undefined {
+  const to = path.startsWith('learner.') ? movedLearnerPath(path.slice('learner.'.length), value) : undefined;
+  return to === undefined ? undefined : `learner.${to}`;
 }
 
 /** The loop section of a cluster config, once the lead has added it (`config.loop`); defaults otherwise. */

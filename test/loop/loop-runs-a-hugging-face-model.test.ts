@@ -31,7 +31,7 @@ t.test('a short run on a Hugging Face directory', { timeout: 400_000 }, async (t
     'loop.agent.maxTurns=2',
     'loop.agent.maxTokens=6',
     'loop.agent.maxPromptTokens=200',
-    'loop.learner.checkpointFormat="hf"',
+    'loop.learner.checkpoints.format="hf"',
     'run.designsPerIteration=2',
     'run.view="off"',
     'roles.sandbox.threads=1',

@@ -1,5 +1,5 @@
 // In npm run test:soak, not npm test: it timed out (180 s) in 1 of 2 loaded full-suite runs, cause not yet found; alone it passes.
-// Two learner hosts in a learner group (loop.learner.group), each connected as the `learner` NATS user of a server
+// Two learner hosts in a learner group (loop.learner.group.enabled), each connected as the `learner` NATS user of a server
 // that requires per-role credentials (as `spade start` runs by default): they complete rounds with agreeing weights,
 // apply every trajectory once, publish and prune the group's state (reduce stream, heartbeats, round keys and their
 // purge, optimizer-state objects), and the server refuses none of it; another role may write none of the group's.
@@ -21,14 +21,14 @@ t.test('a learner group under per-role users: rounds agree, nothing refused', as
   await ensureTopology(await connectAs(t, config, 'coordinator', refused), config);
   const evaluator = await connectAs(t, config, 'evaluator', refused);
   // Prune at once (keep 2 rounds): the purge of the rounds bucket runs under the learner's user too.
-  const opts = { eta: 1000, minibatchTrajectories: 4, checkpointEvery: 1, group: true, groupRoundTimeoutMs: 10_000, groupKeepRounds: 2, groupKeepRoundsMs: 0 };
+  const opts = { batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 1 }, group: { enabled: true, roundTimeoutMs: 10_000, keepRounds: 2, keepRoundsMs: 0 } };
   const hashes = new Map<string, Map<number, string>>();
   const logs: string[] = [];
   let finished = false;
   t.teardown(() => void (finished || process.stderr.write(`the hosts' logs:\n${logs.join('\n')}\n`))); // a timeout says where they were
   const host = async (id: string) => {
     const stateDir = tempDir(t, `spade-${id}-`);
-    const h = await hostedLearner(t, await connectAs(t, config, 'learner', refused), config, learnerOptions({ stateDir, ...opts }), { log: (l) => logs.push(`${id}: ${l}`) }, id);
+    const h = await hostedLearner(t, await connectAs(t, config, 'learner', refused), config, learnerOptions({ checkpoints: { dir: stateDir }, ...opts }), { log: (l) => logs.push(`${id}: ${l}`) }, id);
     const mine = new Map<number, string>();
     hashes.set(id, mine);
     h.actor.events.on('update', (r: UpdateReport & { group?: { hash: string } }) => void mine.set(r.update, r.group!.hash));

@@ -17,7 +17,7 @@ t.test('errors name the field', async (t) => {
     [{ agent: { timeoutRetries: -1 } }, 'loop.agent.timeoutRetries'],
     [{ corpus: 'x' }, 'loop.corpus'],
     [{ evaluator: { tau: 2 } }, 'loop.evaluator.tau'],
-    [{ learner: { clipEps: 0 } }, 'loop.learner.clipEps'],
+    [{ learner: { objective: { clipEps: 0 } } }, 'loop.learner.objective.clipEps'],
     [{ learner: { colour: 1 } }, 'loop.learner.colour'],
     [{ sandbox: { limits: { callTimeoutMs: 0 } } }, 'loop.sandbox.limits.callTimeoutMs'],
     [{ sandbox: { limits: { callTimeoutMz: 10 } } }, 'loop.sandbox.limits.callTimeoutMz'],

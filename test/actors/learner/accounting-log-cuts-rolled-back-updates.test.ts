@@ -3,7 +3,8 @@
 import t from 'tap';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ACCOUNTING_FILE, AccountingLog, readAccounting } from '../../../actors/learner/index.js';
+import { readAccounting } from '../../../actors/learner/index.js';
+import { ACCOUNTING_FILE, AccountingLog } from '../../../actors/learner/accounting.js';
 import { tempDir } from '../../helpers/nats.js';
 
 t.test('reopen at a checkpoint keeps what the weights hold and every drop', async (t) => {

@@ -2,7 +2,8 @@
 // the lower half of the vocabulary; advantages are the evaluator's groupNormalise of a round's rewards.
 import type { Test } from 'tap';
 import { groupNormalise } from '../../../actors/evaluator/score.js';
-import { PolicyTrainer, type ObjectiveKind, type Row } from '../../../actors/learner/index.js';
+import { PolicyTrainer, type Row } from '../../../actors/learner/index.js';
+import type { ObjectiveKind } from '../../../actors/learner/objective.js';
 import { AdamW, ModelSession, Sampler, initParameters, type SampleOutput } from '../../../model/index.js';
 import { TINY } from './tiny.js';
 

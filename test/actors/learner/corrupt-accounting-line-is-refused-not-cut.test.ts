@@ -5,7 +5,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { ACCOUNTING_FILE, AccountingLog, isLearnerStateError } from '../../../actors/learner/index.js';
+import { ACCOUNTING_FILE, AccountingLog } from '../../../actors/learner/accounting.js';
+import { isLearnerStateError } from '../../../actors/learner/errors.js';
 import { tempDir } from '../../helpers/nats.js';
 
 const good = [

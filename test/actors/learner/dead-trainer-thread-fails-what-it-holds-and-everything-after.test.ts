@@ -1,7 +1,7 @@
 // A trainer thread that dies (killed mid-update) fails the request in flight, unless it finished first, and every
 // later one with a typed error saying the thread exited; close() on the dead thread is a no-op.
 import t from 'tap';
-import { isTrainerThreadError } from '../../../actors/learner/index.js';
+import { isTrainerThreadError } from '../../../actors/learner/trainer-thread.js';
 import { rows, startTrainerThread } from './trainer-thread-setup.js';
 
 t.test('a thread that dies fails what is in flight and everything after, typed', async (t) => {

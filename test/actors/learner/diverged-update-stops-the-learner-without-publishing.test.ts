@@ -4,7 +4,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { createLearnerActor, type Learner } from '../../../actors/learner/index.js';
+import { createLearnerActor } from '../../../actors/learner/index.js';
+import type { Learner } from '../../../actors/learner/learner.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { WeightPublisher } from '../../../weight-sync/index.js';
@@ -18,7 +19,10 @@ t.test('a diverged update stops the learner without publishing', async (t) => {
   const conn = await connected(t, config);
   const stateDir = join(tempDir(t, 'spade-run-'), 'learner');
   const actor = createLearnerActor(learnerOptions({
-    stateDir, iterationBatches: 1, checkpointEvery: 1, maxRestarts: 3,
+    checkpoints: { dir: stateDir },
+    batching: { iterationBatches: 1 },
+    cadence: { checkpointEvery: 1 },
+    host: { maxRestarts: 3 },
     adamw: { schedule: { peakLr: 1e300, warmupSteps: 0, decaySteps: 10, minLr: 1e300 } },
   }));
   const learners: Learner[] = [];

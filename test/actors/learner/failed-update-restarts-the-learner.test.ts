@@ -1,12 +1,13 @@
 // A learner whose update fails (here: its trainer thread dies) stops like a crash; the actor starts a new one from
 // the last checkpoint, which takes the unacked trajectories again, so every trajectory is still applied exactly once.
 import t from 'tap';
-import { readAccounting, type ThreadTrainer } from '../../../actors/learner/index.js';
+import { readAccounting } from '../../../actors/learner/index.js';
+import type { ThreadTrainer } from '../../../actors/learner/trainer-thread.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { learnerOnFreshServer, publishBatch, traj, when } from './tiny.js';
 
 t.test('a dead trainer thread: the learner restarts from its checkpoint and loses nothing', async (t) => {
-  const { conn, actor, stateDir, shutdowns } = await learnerOnFreshServer(t, { iterationBatches: 1, checkpointEvery: 1, eta: 1000 });
+  const { conn, actor, stateDir, shutdowns } = await learnerOnFreshServer(t, { batching: { iterationBatches: 1, eta: 1000 }, cadence: { checkpointEvery: 1 } });
   const firstUpdate = when(actor.events, 'update', () => actor.learner()!.stats.updates === 1);
   await publishBatch(conn, 'b0', [traj('a', [50, 51], 1, 0), traj('b', [52, 53], -1, 0)]);
   await firstUpdate;

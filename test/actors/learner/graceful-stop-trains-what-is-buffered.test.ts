@@ -12,7 +12,7 @@ t.test('buffered on stop: trained, checkpointed, acked', async (t) => {
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
   // Five batches make an iteration and nothing flushes: the one batch sent stays buffered.
-  const { learner, stop } = await hostedLearner(t, conn, config, learnerOptions({ stateDir, iterationBatches: 5, flushAfterMs: 600_000 }));
+  const { learner, stop } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: stateDir }, batching: { iterationBatches: 5, flushAfterMs: 600_000 } }));
   const buffered = when(learner(), 'received', () => learner().buffered >= 2);
   await publishBatch(conn, 'b0', [traj('p', [50, 51], 1, 0), traj('q', [52], -1, 0)]);
   const info = () => conn.jsm.consumers.info(STREAMS.trajectories, durableName('learner'));

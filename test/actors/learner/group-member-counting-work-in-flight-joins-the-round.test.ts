@@ -3,7 +3,7 @@
 // the timeout and its own next round is refused as one the group already committed (a cause of bench:learners
 // stalling). The count that comes back afterwards changes nothing. Pure learner logic, events at chosen times.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerEffect, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerEffect, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { freshStats, logicOptions, traj } from './tiny.js';
 
 const o = logicOptions({ group: true, minibatchTrajectories: 4, flushAfterMs: 150, eta: 100, countsWorkInFlight: true });

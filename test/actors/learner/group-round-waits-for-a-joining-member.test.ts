@@ -3,7 +3,8 @@
 // takes longer than a round would otherwise land one round behind after every restart and never get back in.
 // Real nats-server, the all-reduce alone.
 import t from 'tap';
-import { GroupReduce, JOINING } from '../../../actors/learner/index.js';
+import { GroupReduce } from '../../../actors/learner/index.js';
+import { JOINING } from '../../../actors/learner/group-reduce.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
 t.setTimeout(60_000);

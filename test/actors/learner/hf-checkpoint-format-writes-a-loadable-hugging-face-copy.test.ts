@@ -1,17 +1,18 @@
-// loop.learner.checkpointFormat = "hf": each learner checkpoint also holds its weights as a Hugging Face directory
+// loop.learner.checkpoints.format = "hf": each learner checkpoint also holds its weights as a Hugging Face directory
 // (ckpt-<n>/hf) that loads back with bit-identical tensors and a llama config; the default writes none, and
 // another value is refused naming the field.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { saveLearnerCheckpoint, validateLearnerOptions } from '../../../actors/learner/index.js';
+import { saveLearnerCheckpoint } from '../../../actors/learner/learner-checkpoint.js';
+import { validateLearnerOptions } from '../../../actors/learner/options.js';
 import { byteTokenizer, initParameters, loadModel, parameterShapes, validateDecoderConfig } from '../../../model/index.js';
 import { tempDir } from '../../helpers/nats.js';
 import { TINY } from './tiny.js';
 
-t.test('checkpointFormat hf writes a Hugging Face copy of each checkpoint', async (t) => {
-  t.equal(validateLearnerOptions({}).checkpointFormat, 'spade', 'SPADE only by default');
-  t.throws(() => validateLearnerOptions({ checkpointFormat: 'gguf' as 'hf' }), /loop\.learner\.checkpointFormat/);
+t.test('checkpoints.format hf writes a Hugging Face copy of each checkpoint', async (t) => {
+  t.equal(validateLearnerOptions({}).checkpoints.format, 'spade', 'SPADE only by default');
+  t.throws(() => validateLearnerOptions({ checkpoints: { format: 'gguf' as 'hf' } }), /loop\.learner\.checkpoints\.format/);
   const config = validateDecoderConfig(TINY);
   const params = initParameters(config, 4);
   const state = { version: 2, updates: 3, applied: 5, dropped: 0, lastStreamSeq: 7 };

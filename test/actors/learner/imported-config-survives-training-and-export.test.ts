@@ -6,7 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { loadLearnerCheckpoint, saveLearnerCheckpoint, validateLearnerOptions, type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
+import { loadLearnerCheckpoint, saveLearnerCheckpoint } from '../../../actors/learner/learner-checkpoint.js';
+import { validateLearnerOptions } from '../../../actors/learner/options.js';
 import { loadLearnerModel } from '../../../actors/learner/learner-model.js';
 import { loadModel, parameterShapes } from '../../../model/index.js';
 import { modelCommand } from '../../../model/cli-model.js';
@@ -23,7 +25,7 @@ for (const name of ['llama-f32-untied', 'qwen2-f32-tied', 'qwen3-f32-untied', 'l
     const source = await hfFixtureCopy(t, name, { tokenizerFrom: 'qwen2-f32-tied' });
     const original = await readJson(join(source, 'config.json'));
     const stateDir = tempDir(t, 'spade-learner-');
-    const o = validateLearnerOptions({ initCheckpoint: source, ownThread: false, checkpointFormat: 'hf' });
+    const o = validateLearnerOptions({ init: { checkpoint: source }, host: { ownThread: false }, checkpoints: { format: 'hf' } });
 
     const m = await loadLearnerModel(stateDir, o, 1);
     t.equal(m.origin, 'init-checkpoint');

@@ -4,7 +4,8 @@
 // ack_wait and must be acked as duplicates, not applied a second time. Real nats-server, two learners in this process;
 // a's death is a's group write of the round's ids never completing, then its heartbeats stopping.
 import t from 'tap';
-import { GroupReduce, Learner, readAccounting } from '../../../actors/learner/index.js';
+import { GroupReduce, readAccounting } from '../../../actors/learner/index.js';
+import { Learner } from '../../../actors/learner/learner.js';
 import type { HeldMessage } from '../../../runtime/actor.js';
 import { FAST_DELIVERY, connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { learnerOptions, traj, when } from './tiny.js';
@@ -22,7 +23,7 @@ const batch = (id: string) => ({ batchId: id, iteration: 0, trajectories: [traj(
 t.test('a member restarted from the group state acks the redelivery of a round its first member never recorded', async (t) => {
   const server = await natsServer(t);
   const config = await testConfig([server.url], FAST_DELIVERY);
-  const options = learnerOptions({ eta: 1000, minibatchTrajectories: 2, checkpointEvery: 1, group: true, groupRoundTimeoutMs: 1_500 });
+  const options = learnerOptions({ batching: { eta: 1000, minibatchTrajectories: 2 }, cadence: { checkpointEvery: 1 }, group: { enabled: true, roundTimeoutMs: 1_500 } });
   const member = async (hostId: string, stateDir: string): Promise<{ learner: Learner; group: GroupReduce }> => {
     const conn = await connected(t, config);
     const group = await GroupReduce.start(conn, { hostId, roundTimeoutMs: 1_500, heartbeatMs: 200, memberTtlMs: 1_000 }, -2);

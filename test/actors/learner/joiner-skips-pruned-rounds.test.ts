@@ -14,12 +14,12 @@ t.test('a joiner skips the pruned rounds and keeps the rest', async (t) => {
   const server = await natsServer(t);
   const config = await testConfig([server.url], FAST_DELIVERY);
   const conn = await connected(t, config);
-  const opts = { eta: 1000, minibatchTrajectories: 4, checkpointEvery: 1, group: true, groupRoundTimeoutMs: 10_000, groupKeepRounds: 2, groupKeepRoundsMs: 0 };
+  const opts = { batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 1 }, group: { enabled: true, roundTimeoutMs: 10_000, keepRounds: 2, keepRoundsMs: 0 } };
   const hashes = new Map<string, Map<number, string>>();
   const logs: string[] = [];
   const host = async (id: string) => {
     const stateDir = tempDir(t, `spade-${id}-`);
-    const h = await hostedLearner(t, await connected(t, config), config, learnerOptions({ stateDir, ...opts }), { log: (l) => logs.push(`${id}: ${l}`) }, id);
+    const h = await hostedLearner(t, await connected(t, config), config, learnerOptions({ checkpoints: { dir: stateDir }, ...opts }), { log: (l) => logs.push(`${id}: ${l}`) }, id);
     const mine = new Map<number, string>();
     hashes.set(id, mine);
     h.actor.events.on('update', (r: UpdateReport & { group?: { hash: string } }) => void mine.set(r.update, r.group!.hash));

@@ -16,7 +16,7 @@ t.test('host-driven learner trains, publishes and checkpoints on drain', async (
   const conn = await connected(t, config);
   const stateDir = join(tempDir(t, 'spade-run-'), 'learner'); // not there yet, as in a new run directory
   // One batch per iteration here (the config's designsPerIteration would be the default).
-  const actor = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, checkpointEvery: 100 }));
+  const actor = createLearnerActor(learnerOptions({ checkpoints: { dir: stateDir }, batching: { iterationBatches: 1 }, cadence: { checkpointEvery: 100 } }));
   const host = new ActorHost({ conn, config, hostId: 'h', log: () => undefined });
   await host.start([() => actor], ['learner']);
   let stopped = false;

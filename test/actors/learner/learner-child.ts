@@ -16,7 +16,11 @@ if (url === undefined || stateDir === undefined) {
 const config = await testConfig([url!], FAST_DELIVERY);
 const conn = await openConnection(config.nats, 'learner-child');
 const actor = createLearnerActor(learnerOptions({
-  stateDir: stateDir!, eta: 1000, iterationBatches: 0, minibatchTrajectories: 4, checkpointEvery: 2, lockTtlMs: 1_000, ...(group ? { group, groupRoundTimeoutMs: 1_500 } : {}),
+  checkpoints: { dir: stateDir! },
+  batching: { eta: 1000, iterationBatches: 0, minibatchTrajectories: 4 },
+  cadence: { checkpointEvery: 2 },
+  host: { lockTtlMs: 1_000 },
+  ...(group ? { group: { enabled: group, roundTimeoutMs: 1_500 } } : {}),
 }));
 actor.events.on('update', (r: UpdateReport & { group?: { hash: string } }) => process.stdout.write(`update ${r.update}${r.group ? ` ${r.group.hash}` : ''}\n`));
 const host = new ActorHost({ conn, config, hostId: group ? 'learner-b' : 'child', log: () => undefined });

@@ -3,7 +3,8 @@
 // delete markers, the newest rounds stay readable for a joiner or a late member, the `pruned` key says how far it went,
 // and nothing is pruned before its round is older than the kept time. Real nats-server, the all-reduce alone.
 import t from 'tap';
-import { GroupReduce, isGroupExcludedError } from '../../../actors/learner/index.js';
+import { GroupReduce } from '../../../actors/learner/index.js';
+import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
 import { BUCKETS, NATS_SUBJECTS, learnerRoundKey } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 

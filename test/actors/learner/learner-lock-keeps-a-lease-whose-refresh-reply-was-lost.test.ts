@@ -3,7 +3,7 @@
 // pid there, the lock goes on from that revision instead of stopping the only learner. A lease another holder wrote
 // is still lost. Real nats-server; the landed refresh is written here, as the lock itself would have.
 import t from 'tap';
-import { LEARNER_LOCK_KEY, LearnerLock } from '../../../actors/learner/index.js';
+import { LEARNER_LOCK_KEY, LearnerLock } from '../../../actors/learner/learner-lock.js';
 import { BUCKETS } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 

@@ -2,7 +2,7 @@
 // that covers the update holding its trajectories; a drop is written before the ack it allows; a redelivered
 // message whose trajectories are all final is acked at once and counted as duplicates.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { TRAINED, effectKinds as kinds, freshStats, logicOptions, traj } from './tiny.js';
 
 const o = logicOptions();

@@ -1,7 +1,7 @@
 // The learner logic on a crash abandons every held message (back after ack_wait), writes nothing, and ignores a late
 // result of the crashed trainer.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { TRAINED, effectKinds as kinds, freshStats, logicBatch, logicOptions } from './tiny.js';
 
 const o = logicOptions({ iterationBatches: 5, flushAfterMs: 600_000, checkpointEvery: 100 });

@@ -2,7 +2,7 @@
 // is not flushed while the pipeline still holds work (it asks again after each quiet period), a slow batch then
 // joins its iteration, and a quiet lone batch is flushed once nothing is in flight, with the reason logged.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerEffect, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerEffect, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { TRAINED, freshStats, logicOptions, traj } from './tiny.js';
 
 const o = logicOptions({ iterationBatches: 2, flushAfterMs: 150, eta: 100, countsWorkInFlight: true, checkpointEvery: 100 });

@@ -1,7 +1,7 @@
 // The learner logic on a graceful stop trains what is buffered, checkpoints even when checkpointEvery is not
 // reached, acks what became final, and then does nothing more.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { TRAINED, effectKinds as kinds, freshStats, logicBatch, logicOptions } from './tiny.js';
 
 const o = logicOptions({ iterationBatches: 5, flushAfterMs: 600_000, checkpointEvery: 100 });

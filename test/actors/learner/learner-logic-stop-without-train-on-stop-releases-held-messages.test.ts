@@ -1,7 +1,7 @@
 // The learner logic on a graceful stop with trainOnStop off trains nothing, so nothing becomes final: the messages
 // it holds are released (nak'd, so redelivered at once) rather than acked.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { effectKinds as kinds, freshStats, logicBatch, logicOptions } from './tiny.js';
 
 const o = logicOptions({ iterationBatches: 5, flushAfterMs: 600_000, checkpointEvery: 100 });

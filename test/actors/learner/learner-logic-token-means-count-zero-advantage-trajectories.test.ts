@@ -2,7 +2,7 @@
 // the compute of zero-advantage trajectories (skipZeroAdvantage) but their trained tokens stay in their role's
 // token-mean denominator (the train effect's norm), so skipping changes the cost, not the loss.
 import t from 'tap';
-import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/index.js';
+import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import type { Labeled } from '../../../actors/loop/messages.js';
 import { freshStats, logicOptions, traj } from './tiny.js';
 

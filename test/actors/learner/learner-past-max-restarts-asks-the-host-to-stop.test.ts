@@ -1,11 +1,11 @@
-// A learner that fails more often than loop.learner.maxRestarts allows is not started again: the actor asks the host
+// A learner that fails more often than loop.learner.host.maxRestarts allows is not started again: the actor asks the host
 // to stop, naming the failure.
 import t from 'tap';
-import type { ThreadTrainer } from '../../../actors/learner/index.js';
+import type { ThreadTrainer } from '../../../actors/learner/trainer-thread.js';
 import { learnerOnFreshServer, publishBatch, traj } from './tiny.js';
 
 t.test('past maxRestarts the actor asks the host to stop, naming the failure', async (t) => {
-  const { conn, actor, shutdowns, shutdownRequested } = await learnerOnFreshServer(t, { iterationBatches: 1, maxRestarts: 0 });
+  const { conn, actor, shutdowns, shutdownRequested } = await learnerOnFreshServer(t, { batching: { iterationBatches: 1 }, host: { maxRestarts: 0 } });
   await (actor.learner()!.trainer as ThreadTrainer).kill();
   await publishBatch(conn, 'b0', [traj('a', [50, 51], 1, 0), traj('b', [52, 53], -1, 0)]);
   await shutdownRequested;

@@ -2,7 +2,8 @@
 // policy service's samples are on-policy for the learner (ratio 1), and the versions the learner publishes pass
 // the policy service's weight checks and reach its sampler.
 import t from 'tap';
-import { learnerModelFrom } from '../../../actors/learner/index.js';
+import { learnerModelFrom } from '../../../actors/learner/learner-model.js';
+import { mergeLearnerOptions } from '../../../actors/learner/options.js';
 import { validateLoopOptions } from '../../../actors/loop/options.js';
 import { PolicyService } from '../../../actors/loop/policy/policy-service.js';
 import { unpackInts } from '../../../actors/loop/packed.js';
@@ -16,7 +17,7 @@ t.test('policy service samples -> learner update -> new version in the policy se
   const { policy } = validateLoopOptions({
     policy: { checkpoint: null, tokenizer: 'bytes', init: { layers: 1, width: 32, heads: 2, contextLength: 64, seed: 5 }, threads: 1 },
   });
-  const { actor, learner: hosted } = await hostedLearner(t, conn, config, { ...learnerOptions({ iterationBatches: 1, stateDir: tempDir(t, 'spade-learner-') }), ...learnerModelFrom(policy) });
+  const { actor, learner: hosted } = await hostedLearner(t, conn, config, mergeLearnerOptions(learnerOptions({ batching: { iterationBatches: 1 }, checkpoints: { dir: tempDir(t, 'spade-learner-') } }), learnerModelFrom(policy)));
   const learner = hosted();
   const service = await PolicyService.open({ policy, conn });
   t.teardown(() => service.close());

@@ -6,7 +6,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { isLearnerStateError, saveLearnerCheckpoint, validateLearnerOptions } from '../../../actors/learner/index.js';
+import { isLearnerStateError } from '../../../actors/learner/errors.js';
+import { saveLearnerCheckpoint } from '../../../actors/learner/learner-checkpoint.js';
+import { mergeLearnerOptions, validateLearnerOptions, type LearnerOptions } from '../../../actors/learner/options.js';
 import { loadLearnerModel } from '../../../actors/learner/learner-model.js';
 import { ShapeMismatchError, byteTokenizer, initParameters, parameterShapes, saveCheckpoint, validateDecoderConfig } from '../../../model/index.js';
 import { tempDir } from '../../helpers/nats.js';
@@ -21,7 +23,7 @@ async function stateDir(t: Test): Promise<string> {
   await saveLearnerCheckpoint(dir, { state: STATE, model: { ...config }, params: initParameters(config, 1), shapes: parameterShapes(config), tokenizer: byteTokenizer() }, 2);
   return dir;
 }
-const load = (dir: string, extra = {}) => loadLearnerModel(dir, validateLearnerOptions(learnerOptions({ ownThread: false, ...extra })), 1);
+const load = (dir: string, extra: LearnerOptions = {}) => loadLearnerModel(dir, validateLearnerOptions(learnerOptions(mergeLearnerOptions({ host: { ownThread: false } }, extra))), 1);
 const failure = (p: Promise<unknown>): Promise<unknown> => p.then((m) => (void (m as { trainer: { close(): Promise<void> } }).trainer.close(), null), (e: unknown) => e);
 
 t.test('a lying learner checkpoint is refused naming the file', async (t) => {
@@ -60,7 +62,7 @@ t.test('a lying learner checkpoint is refused naming the file', async (t) => {
 
   const base = join(tempDir(t, 'spade-base-'), 'base');
   await transposed(base);
-  const err2 = await failure(load(tempDir(t, 'spade-learner-'), { initCheckpoint: base }));
+  const err2 = await failure(load(tempDir(t, 'spade-learner-'), { init: { checkpoint: base } }));
   t.ok(err2 instanceof ShapeMismatchError && err2.tensor === W1, `init checkpoint: ${String(err2)}`);
   t.ok((await readFile(join(base, 'config.json'), 'utf8')).includes('"policyVersion": 3'));
 });

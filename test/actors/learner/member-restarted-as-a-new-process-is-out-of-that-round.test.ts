@@ -5,7 +5,9 @@
 // Real nats-server, the all-reduce alone; the killed process is a GroupReduce on its own connection, closed without
 // leaving (what it leaves behind is what a SIGKILL leaves: its contribution in the stream).
 import t from 'tap';
-import { ABSENT, GroupReduce, JOINING, isGroupExcludedError } from '../../../actors/learner/index.js';
+import { GroupReduce } from '../../../actors/learner/index.js';
+import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
+import { ABSENT, JOINING } from '../../../actors/learner/group-reduce.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
 t.setTimeout(60_000);

@@ -3,7 +3,9 @@
 // contribution (the round's metadata was committed with its earlier one: the others would sum and record that).
 // Real nats-server, the all-reduce alone.
 import t from 'tap';
-import { GroupReduce, JOINING, isGroupExcludedError } from '../../../actors/learner/index.js';
+import { GroupReduce } from '../../../actors/learner/index.js';
+import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
+import { JOINING } from '../../../actors/learner/group-reduce.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
 t.setTimeout(60_000);

@@ -2,7 +2,8 @@
 // and the gradients scale with the advantages.
 import t from 'tap';
 import { ModelSession } from '../../../model/index.js';
-import { microBatches, trajectoryRows } from '../../../actors/learner/index.js';
+import { trajectoryRows } from '../../../actors/learner/index.js';
+import { microBatches } from '../../../actors/learner/policy-trainer.js';
 import { TINY, tinyTrainer, traj } from './tiny.js';
 
 t.test('micro-batches accumulate to the same gradients as one batch', async (t) => {

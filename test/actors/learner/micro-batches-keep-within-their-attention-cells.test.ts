@@ -3,7 +3,8 @@
 // pass's memory for good. Pure logic; that any grouping accumulates to the same gradients is
 // micro-batches-accumulate-to-the-gradients-of-one-batch.
 import t from 'tap';
-import { microBatches, type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
+import { microBatches } from '../../../actors/learner/policy-trainer.js';
 import { DEFAULT_LEARNER_OPTIONS } from '../../../actors/learner/options.js';
 
 const rows = (lengths: number[]): Row[] => lengths.map((n) => ({ tokens: new Array<number>(n).fill(1) }) as unknown as Row);
@@ -23,6 +24,6 @@ t.test('micro batches keep within their attention cells', async (t) => {
   });
 
   t.test('the learner bounds cells by default', async (t) => {
-    t.equal(DEFAULT_LEARNER_OPTIONS.microBatchCells, 2 ** 23);
+    t.equal(DEFAULT_LEARNER_OPTIONS.batching.microBatchCells, 2 ** 23);
   });
 });

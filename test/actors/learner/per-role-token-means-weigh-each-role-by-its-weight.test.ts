@@ -5,7 +5,8 @@
 // the learner skipped) scales that role down by tokens/N_r; a denominator below them is an UpdateNormError.
 import t from 'tap';
 import { AdamW, ModelSession, initParameters, packBatch } from '../../../model/index.js';
-import { PolicyTrainer, isLearnerError, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { isLearnerError } from '../../../actors/learner/errors.js';
 import { TINY, traj } from './tiny.js';
 
 const limits = { contextLength: 32, vocab: 272 };

@@ -13,7 +13,7 @@ t.test('a quiet incomplete iteration waits for work in flight, then flushes', as
   let asked = 0;
   const updates: UpdateReport[] = [];
   const logs: string[] = [];
-  const { actor } = await hostedLearner(t, conn, config, learnerOptions({ stateDir: tempDir(t, 'spade-learner-'), iterationBatches: 2, flushAfterMs: 150, eta: 100 }), {
+  const { actor } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: tempDir(t, 'spade-learner-') }, batching: { iterationBatches: 2, flushAfterMs: 150, eta: 100 } }), {
     workInFlight: async () => (asked++, actor.events.emit('asked'), inFlight), log: (l) => logs.push(l),
   });
   actor.events.on('update', (r: UpdateReport) => updates.push(r));

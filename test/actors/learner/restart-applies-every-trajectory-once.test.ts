@@ -2,7 +2,8 @@
 // checkpoint and the stream, and the accounting log then lists every trajectory exactly once, none lost, while
 // the published policy versions only ever increase.
 import t from 'tap';
-import { readAccounting, type Learner, type UpdateReport } from '../../../actors/learner/index.js';
+import { readAccounting, type UpdateReport } from '../../../actors/learner/index.js';
+import type { Learner } from '../../../actors/learner/learner.js';
 import { readPolicyRecord, openWeightStores } from '../../../weight-sync/index.js';
 import { STREAMS, durableName } from '../../../runtime/subjects.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
@@ -26,7 +27,7 @@ t.test('crash after an unsaved update, resume, every trajectory applied exactly 
     await publishBatch(conn, `b${b}`, trajs);
   }
   // eta is large: this test is about accounting, not admission. 4 trajectories per update, a checkpoint every 2.
-  const options = learnerOptions({ stateDir, eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2, publishEvery: 1 });
+  const options = learnerOptions({ checkpoints: { dir: stateDir }, batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 2, publishEvery: 1 } });
 
   const first: UpdateReport[] = [];
   let crashed: Promise<void> | null = null;

@@ -3,7 +3,9 @@
 // trained-token counts, staleness maximum and histogram, its weights and optimizer state (step, first and second
 // moments) bit for bit, and the published version (nothing republished). Staleness accounting used to restart at zero.
 import t from 'tap';
-import { type Learner, type LearnerStats, type TrainerState } from '../../../actors/learner/index.js';
+import type { Learner } from '../../../actors/learner/learner.js';
+import type { LearnerStats } from '../../../actors/learner/learner-metrics.js';
+import type { TrainerState } from '../../../actors/learner/trainer-thread.js';
 import { openWeightStores, readPolicyRecord } from '../../../weight-sync/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
 import { hostedLearner, learnerOptions, publishBatch, traj, when } from './tiny.js';
@@ -18,7 +20,7 @@ t.test('resume restores the learner exactly', async (t) => {
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
   // eta 1: the third update's trajectories (sampled at version 0, learner at 2) are too stale and dropped.
-  const options = learnerOptions({ stateDir, eta: 1, minibatchTrajectories: 2, checkpointEvery: 1, publishEvery: 1 });
+  const options = learnerOptions({ checkpoints: { dir: stateDir }, batching: { eta: 1, minibatchTrajectories: 2 }, cadence: { checkpointEvery: 1, publishEvery: 1 } });
   const a = await hostedLearner(t, conn, config, options, {}, 'a');
   const first: Learner = a.learner();
   let total = 0;

@@ -1,7 +1,7 @@
 // The per-token scale of each role's tokens, by hand: w_r / (W · N_r), W the sum of the weights of the roles present
 // (N_r > 0); one role present gives its plain token mean, every weight zero gives no gradient.
 import t from 'tap';
-import { roleScales } from '../../../actors/learner/index.js';
+import { roleScales } from '../../../actors/learner/policy-trainer.js';
 
 t.test('per-token scales by hand', async (t) => {
   t.same(roleScales({ designer: 1000, agent: 10 }), { designer: 1 / 2000, agent: 1 / 20 }, 'equal weights: half the loss each');

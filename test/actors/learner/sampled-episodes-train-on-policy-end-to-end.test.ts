@@ -38,7 +38,7 @@ t.test('sampled group -> evaluator -> learner: ratio 1, nothing clipped, all app
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
-  const learner = createLearnerActor(learnerOptions({ stateDir, iterationBatches: 1, seed: 0 }));
+  const learner = createLearnerActor(learnerOptions({ checkpoints: { dir: stateDir }, batching: { iterationBatches: 1 }, init: { seed: 0 } }));
   const host = new ActorHost({ conn, config, hostId: 'e2e', log: () => undefined });
   await host.start([(e) => createEvaluatorActor(e), () => learner], ['evaluator', 'learner']);
   t.teardown(() => host.stop());

@@ -4,7 +4,7 @@ import t from 'tap';
 import { createLearnerActor } from '../../../actors/learner/index.js';
 import { ActorHost } from '../../../runtime/host.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
-import type { Learner } from '../../../actors/learner/index.js';
+import type { Learner } from '../../../actors/learner/learner.js';
 import { learnerOptions, publishBatch, traj, when } from './tiny.js';
 
 t.test('one learner active, the other takes over on release', async (t) => {
@@ -12,7 +12,7 @@ t.test('one learner active, the other takes over on release', async (t) => {
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
   const stateDir = tempDir(t, 'spade-learner-');
-  const opts = learnerOptions({ stateDir, iterationBatches: 1, lockTtlMs: 3_000 });
+  const opts = learnerOptions({ checkpoints: { dir: stateDir }, batching: { iterationBatches: 1 }, host: { lockTtlMs: 3_000 } });
   const a = createLearnerActor(opts), b = createLearnerActor(opts);
   const hostA = new ActorHost({ conn, config, hostId: 'A', log: () => undefined });
   const hostB = new ActorHost({ conn, config, hostId: 'B', log: () => undefined });

@@ -34,7 +34,7 @@ t.test('SIGKILL after the third update, resume, exactly once', async (t) => {
   t.equal(await exited, 'SIGKILL');
 
   // The child's lock (its TTL) is still in KV: the new host stands by until it expires, then takes over.
-  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ stateDir, eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2, lockTtlMs: 1_000 }), {}, 'b');
+  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: stateDir }, batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 2 }, host: { lockTtlMs: 1_000 } }), {}, 'b');
   const b = actor.learner() ?? (await new Promise<NonNullable<ReturnType<typeof actor.learner>>>((resolve) => actor.events.once('learner', resolve)));
   t.equal(b.stats.origin, 'resume');
   await when(b, 'update', () => b.stats.applied >= all.length);

@@ -2,7 +2,8 @@
 // trained (a zero-advantage one without compute); with η = 0 only trajectories of the current version are accepted,
 // also after the version moves on.
 import t, { type Test } from 'tap';
-import { readAccounting, stalenessQuantile, type UpdateReport } from '../../../actors/learner/index.js';
+import { readAccounting, type UpdateReport } from '../../../actors/learner/index.js';
+import { stalenessQuantile } from '../../../actors/learner/learner-metrics.js';
 import { WeightPublisher } from '../../../weight-sync/index.js';
 import { initParameters, validateDecoderConfig, parameterShapes } from '../../../model/index.js';
 import { connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
@@ -18,7 +19,7 @@ async function setup(t: Test, eta: number, minibatchTrajectories: number) {
   const stateDir = tempDir(t, 'spade-learner-');
   const updates: UpdateReport[] = [];
   let next: (() => void) | null = null;
-  const { actor, learner: hosted } = await hostedLearner(t, conn, config, learnerOptions({ stateDir, eta, minibatchTrajectories, flushAfterMs: 60_000 }));
+  const { actor, learner: hosted } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: stateDir }, batching: { eta, minibatchTrajectories, flushAfterMs: 60_000 } }));
   actor.events.on('update', (r: UpdateReport) => (updates.push(r), next?.()));
   const learner = hosted();
   const nextUpdate = () => new Promise<void>((resolve) => (next = resolve));

@@ -5,7 +5,12 @@ import { LabeledBatch, type Labeled } from '../../../actors/loop/messages.js';
 import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { PolicyTrainer, createLearnerActor, type LearnerActorHooks, type LearnerEffect, type LearnerLogicOptions, type LearnerOptions, type LearnerStats, type UpdateStats } from '../../../actors/learner/index.js';
+import { PolicyTrainer, createLearnerActor } from '../../../actors/learner/index.js';
+import type { LearnerActorHooks } from '../../../actors/learner/learner-actor.js';
+import type { LearnerEffect, LearnerLogicOptions } from '../../../actors/learner/learner-logic.js';
+import type { LearnerStats } from '../../../actors/learner/learner-metrics.js';
+import { mergeLearnerOptions, type LearnerOptions } from '../../../actors/learner/options.js';
+import type { UpdateStats } from '../../../actors/learner/policy-trainer.js';
 import type { ClusterConfig } from '../../../runtime/config-schema.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { ActorHost } from '../../../runtime/host.js';
@@ -41,10 +46,10 @@ export async function publishBatch(conn: Connection, batchId: string, trajectori
 
 /** Learner options for tests: the tiny model, fresh weights, small minibatches, no waiting. */
 export function learnerOptions(extra: LearnerOptions = {}): LearnerOptions {
-  return {
-    model: TINY, tokenizer: 'bytes', minibatchTrajectories: 4, flushAfterMs: 200, threads: 1,
-    adamw: { schedule: { peakLr: 1e-3, warmupSteps: 0, decaySteps: 10, minLr: 1e-3 } }, ...extra,
-  };
+  return mergeLearnerOptions({
+    model: TINY, init: { tokenizer: 'bytes' }, batching: { minibatchTrajectories: 4, flushAfterMs: 200 }, host: { threads: 1 },
+    adamw: { schedule: { peakLr: 1e-3, warmupSteps: 0, decaySteps: 10, minLr: 1e-3 } },
+  }, extra);
 }
 
 /** Resolves once `cond()` holds, checked now and after every `event` of `emitter`: waiting without polling. */
@@ -77,7 +82,7 @@ export function when(emitter: EventEmitter, event: string, cond: () => boolean |
 
 /** The learner role under its own actor host on `conn` (iteration size mode unless `options` say otherwise). */
 export async function hostedLearner(t: Test, conn: Connection, config: ClusterConfig, options: LearnerOptions, hooks: LearnerActorHooks = {}, hostId = 'l') {
-  const actor = createLearnerActor({ iterationBatches: 0, ...options }, hooks);
+  const actor = createLearnerActor(mergeLearnerOptions({ batching: { iterationBatches: 0 } }, options), hooks);
   const host = new ActorHost({ conn, config, hostId, log: () => undefined });
   await host.start([() => actor], ['learner']);
   let stopping: Promise<void> | null = null;
@@ -95,7 +100,7 @@ export async function learnerOnFreshServer(t: Test, options: LearnerOptions) {
   const config = await testConfig([server.url], FAST_DELIVERY);
   const conn = await connected(t, config);
   const stateDir = join(tempDir(t, 'spade-run-'), 'learner');
-  const actor = createLearnerActor(learnerOptions({ stateDir, ...options }));
+  const actor = createLearnerActor(learnerOptions(mergeLearnerOptions({ checkpoints: { dir: stateDir } }, options)));
   const shutdowns: string[] = [];
   let requested!: () => void;
   const shutdownRequested = new Promise<void>((resolve) => (requested = resolve));

@@ -1,7 +1,8 @@
 // An update that the trainer on its worker thread refuses (a token id past the vocabulary) comes back as a typed
 // error naming the request, and the thread goes on serving the next update.
 import t from 'tap';
-import { isTrainerThreadError, type Row } from '../../../actors/learner/index.js';
+import type { Row } from '../../../actors/learner/index.js';
+import { isTrainerThreadError } from '../../../actors/learner/trainer-thread.js';
 import { rows, startTrainerThread } from './trainer-thread-setup.js';
 
 t.test('an update the trainer refuses is a typed error, and the thread keeps serving', async (t) => {

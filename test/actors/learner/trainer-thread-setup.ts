@@ -1,7 +1,8 @@
 // What the trainer-thread tests share: the optimizer and objective options, rows of three hand-made trajectories, and
 // a trainer thread of the tiny model started from given weights and optimizer state.
 import { AdamW, initParameters, validateDecoderConfig, type AdamWState, type ModelSession } from '../../../model/index.js';
-import { LocalTrainer, PolicyTrainer, ThreadTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { LocalTrainer, ThreadTrainer } from '../../../actors/learner/trainer-thread.js';
 import { TINY, traj } from './tiny.js';
 
 const ADAMW = { schedule: { peakLr: 1e-2, warmupSteps: 0, decaySteps: 10, minLr: 1e-2 }, weightDecay: 0 };

@@ -1,4 +1,4 @@
-// Two learner hosts in a learner group (loop.learner.group) train one run: host b, a separate process, is
+// Two learner hosts in a learner group (loop.learner.group.enabled) train one run: host b, a separate process, is
 // SIGKILLed after its second round and restarted; a goes on alone meanwhile, the restarted b starts from the group's
 // published state, both end each shared round with the same weight hash, and every trajectory is applied exactly
 // once across the group (b's unacked ones come back and are applied or recognised), with every message acked.
@@ -32,9 +32,9 @@ t.test('two learner hosts, one killed and restarted: same weights, exactly once'
   const server = await natsServer(t);
   const config = await testConfig([server.url], FAST_DELIVERY);
   const conn = await connected(t, config);
-  const opts = { eta: 1000, minibatchTrajectories: 4, checkpointEvery: 2, group: true, groupRoundTimeoutMs: 1_500 };
+  const opts = { batching: { eta: 1000, minibatchTrajectories: 4 }, cadence: { checkpointEvery: 2 }, group: { enabled: true, roundTimeoutMs: 1_500 } };
   const stateA = tempDir(t, 'spade-learner-a-'), stateB = tempDir(t, 'spade-learner-b-');
-  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ stateDir: stateA, ...opts }), {}, 'learner-a');
+  const { actor, stop } = await hostedLearner(t, conn, config, learnerOptions({ checkpoints: { dir: stateA }, ...opts }), {}, 'learner-a');
   const a = actor.learner()!;
   const hashA = new Map<number, string>();
   actor.events.on('update', (r: UpdateReport & { group?: { hash: string } }) => void hashA.set(r.update, r.group!.hash));
