@@ -70,8 +70,8 @@ const SMOKE_LOOP = {
   'loop.designer.maxTokens': 160,
   'loop.designer.validationSeeds': 2,
   'loop.library': 'test/fixtures/loop-library',
-  'loop.learner.microBatchTokens': 2048,
-  'loop.learner.checkpointEvery': 5,
+  'loop.learner.batching.microBatchTokens': 2048,
+  'loop.learner.cadence.checkpointEvery': 5,
 };
 
 /** The five small library families the near suite (envs/heldout-near) holds unseen settings of. */
@@ -87,7 +87,7 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     preset: 'default', budgetTokens: 150_000, arms: [...ARM_NAMES], seeds: {},
     // Two designs an iteration (the loop's default is 4): an iteration of a designing arm costs about 5k tokens, so
     // runs end within about 2% of the budget of each other.
-    baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.microBatchTokens': 2048, 'loop.learner.checkpointEvery': 2 },
+    baseCheckpoint: 'model/checkpoints/base', curvePoints: 4, set: { 'run.designsPerIteration': 2, 'loop.learner.batching.microBatchTokens': 2048, 'loop.learner.cadence.checkpointEvery': 2 },
     eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 16 } },
   },
   // Reference experiment v2 (issue 23): does training on designed environments carry over to unseen settings of the
