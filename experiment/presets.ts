@@ -93,8 +93,8 @@ export const PRESETS: Record<string, ExperimentConfig> = {
   // Reference experiment v2 (issue 23): does training on designed environments carry over to unseen settings of the
   // trained families better than the fixed pool? Both arms use the five families the near suite varies
   // (loop.modules), every run stops at the same agent episodes, and the loop is otherwise at its defaults (replays
-  // included). Rates on this machine (2026-12-04, quiet): the spade arm plays about 11 agent episodes a second, the
-  // fixed pool of these five about 25, so a spade run takes about 30 minutes and a fixed one about 14; 3 + 3 + 3
+  // included). Rates on this machine (2026-12-04, quiet): the spade arm plays 8–10 agent episodes a second, the
+  // fixed pool of these five about 27, so a spade run takes 34–41 minutes and a fixed one about 13; 3 + 3 + 3
   // ablations is about 4 hours of runs plus evaluation, continued across sessions with --out.
   reference: {
     preset: 'reference', budgetTokens: 0, budgetEpisodes: 20_000, arms: [...ARM_NAMES], seeds: { spade: 3, 'fixed-envs': 3 },
