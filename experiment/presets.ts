@@ -101,6 +101,15 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     baseCheckpoint: 'model/checkpoints/base', curvePoints: 2, set: { 'loop.modules': NEAR_FAMILIES },
     eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 32 } },
   },
+  // Reference experiment v3 (issue 23): v2 with designs written as knob edits (loop.designer.output 'knobs', docs/loop.md
+  // "Knob edits"), so the designer's tokens go to the agent and every child moves a setting. Every arm starts from
+  // the base warm-started on that format (model/checkpoints/base-knobs, docs/warm-start.md "Knob edits"), the fixed
+  // pool included, so the arms still differ only in what they train on.
+  'reference-knobs': {
+    preset: 'reference-knobs', budgetTokens: 0, budgetEpisodes: 20_000, arms: [...ARM_NAMES], seeds: { spade: 3, 'fixed-envs': 3 },
+    baseCheckpoint: 'model/checkpoints/base-knobs', curvePoints: 2, set: { 'loop.modules': NEAR_FAMILIES, 'loop.designer.output': 'knobs' },
+    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 32 } },
+  },
 };
 
 export type ExperimentConfigInput = Partial<Omit<ExperimentConfig, 'eval'>> & { eval?: Partial<ExperimentEvalOptions> };

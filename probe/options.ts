@@ -22,6 +22,8 @@ export interface ProbeOptions {
   hinted: boolean;
   /** `std`: GRPO advantages; `mean`: Dr. GRPO (no std division). */
   advantage: 'std' | 'mean';
+  /** Weight β of the per-token KL penalty to the start weights (objective.ts klTerm); 0: none. */
+  kl: number;
   /** `settings`: a curriculum over the modules' knob settings (settings-buffer.ts); `none`: the shipped modules only. */
   curriculum: 'settings' | 'none';
   /**
@@ -48,7 +50,7 @@ export const DEFAULT_PROBE_OPTIONS: Omit<ProbeOptions, 'modules' | 'checkpoint'>
   // lr 2e-4, anchors, 3 picks of which 1 new child: the best of the 60-update screen on the training modules
   // (docs/experiments/2026-12-04-probe-curriculum); the loop's own learner default is 1e-4.
   iterations: 40, k: 16, lr: 2e-4, temperature: 0.3, sampleTemperature: true, epochs: 1, objective: 'behaviour', hinted: true,
-  advantage: 'std', curriculum: 'settings', anchor: true, slots: 3, children: 1, spread: 4, buffer: validateBufferOptions(), evalSeeds: 128, threads: 0, seed: 1,
+  advantage: 'std', kl: 0, curriculum: 'settings', anchor: true, slots: 3, children: 1, spread: 4, buffer: validateBufferOptions(), evalSeeds: 128, threads: 0, seed: 1,
 };
 
 const positiveInt = (field: string, v: number): void => {
@@ -67,6 +69,7 @@ export function validateProbeOptions(o: Partial<ProbeOptions> & Pick<ProbeOption
   if (!Number.isInteger(r.children) || r.children < 0 || r.children > r.slots) throw new ProbeOptionsError('--children', `an integer in 0..--slots (${r.slots})`, r.children);
   if (!(r.lr > 0 && r.lr < 1)) throw new ProbeOptionsError('--lr', 'a number in (0, 1)', r.lr);
   if (!(r.temperature > 0 && r.temperature <= 2)) throw new ProbeOptionsError('--temperature', 'a number in (0, 2]', r.temperature);
+  if (!(r.kl >= 0 && Number.isFinite(r.kl))) throw new ProbeOptionsError('--kl', 'a number >= 0', r.kl);
   if (!(r.spread >= 1 && Number.isFinite(r.spread))) throw new ProbeOptionsError('--spread', 'a number >= 1', r.spread);
   if (!Number.isInteger(r.threads) || r.threads < 0) throw new ProbeOptionsError('--threads', 'an integer >= 0 (0: every core)', r.threads);
   if (!Number.isSafeInteger(r.seed)) throw new ProbeOptionsError('--seed', 'an integer', r.seed);

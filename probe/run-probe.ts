@@ -30,6 +30,8 @@ export interface ProbeLine {
   clipFraction?: number;
   gradNorm?: number;
   nll?: number;
+  /** With --kl: the update's mean k3 estimate of KL to the start weights. */
+  kl?: number;
 }
 
 export interface ProbeResult extends Gain {
@@ -106,6 +108,8 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
     for (const r of roots) envs.set(buffer.add(r.setting, true).key, r.env);
     const trainer = new PolicyTrainer(session, ck.params, new AdamW({ schedule: { peakLr: o.lr, warmupSteps: 5, decaySteps: 100_000, minLr: o.lr / 10 }, weightDecay: 0, maxGradNorm: 1 }), {
       kind: o.objective, clipEps: 0.2, tisCap: 2, epochs: o.epochs, microBatchTokens: 2048, sampleTemperature: o.sampleTemperature,
+      // The reference is a copy of the start weights: the optimizer changes ck.params in place.
+      ...(o.kl > 0 ? { kl: { beta: o.kl, reference: new Map([...ck.params].map(([n, w]) => [n, w.slice()])) } } : {}),
     });
     const evaluator = validateEvaluatorOptions({ agentEpisodes: o.hinted ? 'all' : 'no-hint', agentAdvantage: o.advantage });
     const curve: ProbeLine[] = [];
@@ -151,7 +155,7 @@ export async function runProbe(o: ProbeOptions, onLine: (l: ProbeLine) => void =
       if (rows.length > 0) {
         const u = await trainer.update(rows);
         updates++;
-        Object.assign(line, { clipFraction: u.clipFraction, gradNorm: u.gradNorm, nll: u.byRole.agent.entropy });
+        Object.assign(line, { clipFraction: u.clipFraction, gradNorm: u.gradNorm, nll: u.byRole.agent.entropy, ...(u.kl !== undefined ? { kl: u.kl } : {}) });
         policy.setWeights(new Map([...trainer.weights].map(([n, w]) => [n, w.slice()])), updates);
       }
       picked.forEach((e, i) => {

@@ -1,6 +1,6 @@
 // The `spade` command line: start, tail, status, plus the commands an application adds; typed errors become one
 // clear line and an exit code. The runtime knows no roles or message types of its own beyond its runtime ones:
-// the application's composition root (actors/main.ts) hands them in as a CliApp.
+// the application's composition root (app/main.ts) hands them in as a CliApp.
 import { runAuthCommand } from './auth-command.js';
 import { notifyOutputClosed, watchClosedOutput } from './closed-output.js';
 import { useCatalog } from './message-catalog.js';

@@ -3,7 +3,7 @@
 // them the probe trains on a curriculum over the families' knob settings that it picks by the agent's returns
 // (probe/settings-buffer.ts), or on the shipped modules alone (--curriculum none). Prints one line per update
 // (stderr with --json) and ends with one JSON line: { before, after, gainNoHint, perModule, episodes, updates, seconds, … }.
-// Usage: npm run probe:rl -- [--minutes 40] [--json] [--iterations N] [--k 16] [--lr 2e-4] [--advantage std|mean]
+// Usage: npm run probe:rl -- [--minutes 40] [--json] [--iterations N] [--k 16] [--lr 2e-4] [--advantage std|mean] [--kl 0]
 //          [--hinted true|false] [--curriculum settings|none] [--anchor true] [--slots 3] [--children 1] [--eval-seeds 128]
 //          [--modules FILE,DIR,…] [--checkpoint model/checkpoints/base] [--save DIR] [--out FILE] [--seed 1]
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const SMALL_FAMILIES = ['games/step-to-mark.js', 'games/window-search.js', 'reas
 const { values: a } = parseArgs({
   options: {
     modules: { type: 'string' }, checkpoint: { type: 'string' }, minutes: { type: 'string' }, iterations: { type: 'string' }, k: { type: 'string' },
-    lr: { type: 'string' }, temperature: { type: 'string' }, 'sample-temperature': { type: 'string' }, epochs: { type: 'string' },
+    lr: { type: 'string' }, kl: { type: 'string' }, temperature: { type: 'string' }, 'sample-temperature': { type: 'string' }, epochs: { type: 'string' },
     objective: { type: 'string' }, hinted: { type: 'string' }, advantage: { type: 'string' }, curriculum: { type: 'string' }, anchor: { type: 'string' }, slots: { type: 'string' },
     children: { type: 'string' }, spread: { type: 'string' }, 'eval-seeds': { type: 'string' }, save: { type: 'string' }, out: { type: 'string' },
     seed: { type: 'string' }, threads: { type: 'string' }, json: { type: 'boolean', default: false },
@@ -30,7 +30,7 @@ const options = validateProbeOptions({
   modules: a.modules?.split(',') ?? SMALL_FAMILIES.map((f) => repoPath('envs', 'library', f)),
   checkpoint: a.checkpoint ?? repoPath('model', 'checkpoints', 'base'),
   ...defined({
-    minutes: num(a.minutes), k: num(a.k), lr: num(a.lr), temperature: num(a.temperature), sampleTemperature: bool(a['sample-temperature']),
+    minutes: num(a.minutes), k: num(a.k), lr: num(a.lr), kl: num(a.kl), temperature: num(a.temperature), sampleTemperature: bool(a['sample-temperature']),
     epochs: num(a.epochs), objective: a.objective as 'behaviour' | undefined, hinted: bool(a.hinted), advantage: a.advantage as 'std' | undefined,
     curriculum: a.curriculum as 'settings' | undefined, anchor: bool(a.anchor), slots: num(a.slots), children: num(a.children), spread: num(a.spread),
     evalSeeds: num(a['eval-seeds']), threads: num(a.threads), save: a.save, seed: num(a.seed),

@@ -16,6 +16,8 @@ export interface DataStreamOptions {
   maxMemory: number;
   agentMaxPromptTokens: number;
   agentFraction: number;
+  /** The designer rows' format: a whole child module, or the knob lines it changes (loop.designer.output). Default module. */
+  designerOutput?: 'module' | 'knobs';
 }
 
 export class WarmStartData {
@@ -75,7 +77,7 @@ export class WarmStartData {
   private nextDesigner(): Example {
     if (this.designerOrder.length === 0) this.designerOrder = this.shuffled(this.edits);
     const edit = this.designerOrder.pop()!;
-    return designerEditExample(this.tok, edit, sampleMemory(this.library, edit.root, this.o.maxMemory, this.random));
+    return designerEditExample(this.tok, edit, sampleMemory(this.library, edit.root, this.o.maxMemory, this.random), this.o.designerOutput);
   }
 
   private nextAgent(): Example[] {

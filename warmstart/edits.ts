@@ -44,6 +44,8 @@ export interface EditPlan {
   reservedNames?: ReadonlySet<string>;
   /** Library parent → knob settings no module of its lineage may take: the near held-out tier's (reserved.ts). */
   reservedSettings?: Readonly<Record<string, readonly string[]>>;
+  /** Share of children whose prose is reworded (mutate's rewordShare; 0 for knob edits, which cannot say it). Default 0.8. */
+  rewordShare?: number;
 }
 
 export async function designerEdits(pool: SandboxPool, parents: readonly LibraryEnv[], docs: DocumentSource, plan: EditPlan): Promise<{ edits: DesignerEdit[]; stats: EditStats }> {
@@ -53,7 +55,7 @@ export async function designerEdits(pool: SandboxPool, parents: readonly Library
   const edits: DesignerEdit[] = [];
   const attempt = async (root: string, parent: string, depth: 1 | 2): Promise<DesignerEdit | null> => {
     const doc = docs.sample(random).text.slice(0, docChars);
-    const m = mutate(parent, doc, random);
+    const m = mutate(parent, doc, random, plan.rewordShare);
     if (!m) return null;
     if (plan.reservedNames?.has(specNameOf(m.code)?.name ?? '')) return (stats.reserved++, null);
     if (plan.reservedSettings?.[root]?.includes(knobSetting(m.code))) return (stats.reserved++, null);

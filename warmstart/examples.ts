@@ -3,6 +3,8 @@
 // with or without the hint. Each example is one token row with a loss mask over the completion tokens only.
 import type { PromptSource } from '../model/index.js';
 import { agentPrompt, designerPrompt, endOfTurn, type AgentTurn, type MemoryLine } from '../actors/loop/index.js';
+import { knobEditText, knobSheet } from '../actors/designer/index.js';
+import { WarmStartDataError } from './errors.js';
 import type { LibraryEnv } from './library.js';
 import type { OracleEpisode } from './oracle-episodes.js';
 import type { DesignerEdit } from './edits.js';
@@ -43,10 +45,19 @@ function completionRow(role: Role, env: string, prompt: number[], completion: nu
   return { role, env, tokens, mask };
 }
 
-/** The designer edits `edit.parent` into `edit.child` for `edit.doc` (the loop's prompt with a parent). */
-export function designerEditExample(tok: PromptSource, edit: DesignerEdit, memory: MemoryLine[]): Example {
-  const prompt = designerPrompt(tok, { doc: edit.doc, memory, parent: edit.parent });
-  return completionRow('designer', edit.root, prompt, [...tok.encode(edit.child), endOfTurn(tok)]);
+/**
+ * The designer edits `edit.parent` into `edit.child` for `edit.doc`, in the loop's prompt with a parent: as a whole
+ * module (`module`), or as the lines of the parent's knob sheet it changes (`knobs`, loop.designer.output 'knobs').
+ */
+export function designerEditExample(tok: PromptSource, edit: DesignerEdit, memory: MemoryLine[], output: 'module' | 'knobs' = 'module'): Example {
+  if (output === 'module') {
+    const prompt = designerPrompt(tok, { doc: edit.doc, memory, parent: edit.parent });
+    return completionRow('designer', edit.root, prompt, [...tok.encode(edit.child), endOfTurn(tok)]);
+  }
+  const sheet = knobSheet(edit.parent), lines = knobEditText(edit.parent, edit.child);
+  if (sheet === null || lines === '') throw new WarmStartDataError(`edit of ${edit.root} (${edit.edits.join(', ')}) is no knob edit of its parent`, edit.root);
+  const prompt = designerPrompt(tok, { doc: edit.doc, memory, parentKnobs: sheet });
+  return completionRow('designer', edit.root, prompt, [...tok.encode(lines), endOfTurn(tok)]);
 }
 
 /**

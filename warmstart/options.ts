@@ -59,6 +59,11 @@ export interface WarmStartOptions {
   childEpisodes?: number;
   /** Validated children the designer learns per library parent (parent → child edits). */
   editsPerParent?: number;
+  /**
+   * The designer rows' format (the loop's designer.output): `module`, the whole child after the parent's code; or
+   * `knobs`, the lines of the parent's knob sheet the child changes (its prose is then never reworded).
+   */
+  designerOutput?: 'module' | 'knobs';
   /** Share of children edited once more (grandchildren, with a child as the parent). */
   secondEdits?: number;
   /** Validation seeds for the children (the loop's designer.validationSeeds). */
@@ -102,6 +107,7 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   hintEnvEpisodes: 400,
   childEpisodes: 0,
   editsPerParent: 24,
+  designerOutput: 'module',
   secondEdits: 0.5,
   editValidationSeeds: 8,
   agentMaxPromptTokens: 1024,
@@ -138,6 +144,7 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     hintEnvEpisodes: natural,
     childEpisodes: natural,
     editsPerParent: positive,
+    designerOutput: s.literal('module', 'knobs'),
     secondEdits: s.number({ min: 0, max: 1 }),
     editValidationSeeds: positive,
     agentMaxPromptTokens: positive,

@@ -80,7 +80,13 @@ export function designerEditInputs(o: ResolvedWarmStartOptions, library: readonl
   // Held-out names are reserved: no module the designer learns to write shares a name with the held-out suite; nor a
   // knob setting with the near tier (reserved.ts: a written-out table, the warm start never reads that suite).
   const reservedNames = new Set(loadLibrary(repoPath('envs', 'heldout')).map((e) => e.spec.name));
-  return { parents, plan: { perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames, reservedSettings: NEAR_TIER_SETTINGS } };
+  return {
+    parents,
+    plan: {
+      perParent: o.editsPerParent, secondEdits: o.secondEdits, validationSeeds: o.editValidationSeeds, seed: o.seed, reservedNames, reservedSettings: NEAR_TIER_SETTINGS,
+      ...(o.designerOutput === 'knobs' ? { rewordShare: 0 } : {}),
+    },
+  };
 }
 
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
@@ -120,7 +126,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   if (edited.edits.length === 0) throw new OptionsError('options.editsPerParent', 'settings under which some edited child validates', o.editsPerParent);
   const data = new WarmStartData(tok, library, edited.edits, played.episodes, {
     seed: o.seed, batchTokens: o.batchTokens, contextLength: config.contextLength, maxMemory: o.maxMemory,
-    agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction,
+    agentMaxPromptTokens: o.agentMaxPromptTokens, agentFraction: o.agentFraction, designerOutput: o.designerOutput,
   }, children);
   const dataSeconds = (performance.now() - t0) / 1000;
   const shapes = parameterShapes(config);

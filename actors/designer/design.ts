@@ -15,6 +15,7 @@ import type { Policy } from '../loop/policy/policy-service.js';
 import { buildDesignerPrompt } from './designer-prompt.js';
 import type { LibraryEnv } from './library-envs.js';
 import { broughtWords } from './grounding.js';
+import { applyKnobEdit, knobSheet } from './knob-edit.js';
 import { pickFamily, pickParent } from './parent.js';
 import type { DesignOutcomes } from './outcome-store.js';
 
@@ -176,13 +177,18 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
     ? []
     : retrieve(inFamily(deps.memory.entries()), { k: o.memory.k, frontierFraction: o.memory.frontierFraction, frontierPool: o.memory.frontierPool, seed: job.seed }).map((r) => r.entry);
   const parent = pickParent(recalled, inFamily(deps.parents ?? []), o.designer.libraryParents, random);
+  // Knob edits (designer.output 'knobs'): the prompt shows the parent's knob sheet, the sample is the lines it changes.
+  const sheet = o.designer.output === 'knobs' && parent ? knobSheet(parent.code) : null;
+  const maxTokens = sheet !== null ? o.designer.knobMaxTokens : o.designer.maxTokens;
   const prompt = buildDesignerPrompt(deps.policy, {
-    doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens: o.designer.maxTokens, ...(parent ? { parent: parent.code } : {}),
+    doc: doc?.text ?? '', memory: recalled, docChars: o.designer.docChars, maxTokens,
+    ...(sheet !== null ? { parentKnobs: sheet } : parent ? { parent: parent.code } : {}),
   });
-  const sample = await deps.policy.sample(prompt.tokens, { ...samplingOf(o.designer), role: 'designer', ...(signal ? { signal } : {}) });
+  const sample = await deps.policy.sample(prompt.tokens, { ...samplingOf(o.designer), maxTokens, role: 'designer', ...(signal ? { signal } : {}) });
   // A cancelled generation is cut short: never judge or publish it; the host puts the job back.
   signal?.throwIfAborted();
-  const code = extractModule(sample.text);
+  const edit = sheet !== null && parent ? applyKnobEdit(parent.code, sample.text) : null;
+  const code = edit ? (edit.ok ? edit.code : '') : extractModule(sample.text);
   // The edited parent first, then the other entries the prompt showed.
   const shown = parent && prompt.parent ? parent : null;
   const parents = [...(shown ? [shown.id] : []), ...prompt.memory.map((m) => m.envId).filter((id) => id !== shown?.id)];
@@ -192,8 +198,10 @@ export async function design(job: DesignJobBody, deps: DesignerDeps, signal?: Ab
 
   const report: ValidationReport | null = code === '' ? null : await deps.sandbox.validate(code, { seeds: o.designer.validationSeeds });
   if (!report || !report.ok || !report.spec) {
-    const { stage, reason } = report ? failure(report) : { stage: 'parse', reason: 'the completion holds no module (empty text)' };
-    return settle({ envId, rejected: { ...base, code, stage, reason, designer: sample } }, deps);
+    const unparsed = edit && !edit.ok ? `the knob edit is refused: ${edit.reason}` : 'the completion holds no module (empty text)';
+    const { stage, reason } = report ? failure(report) : { stage: 'parse', reason: unparsed };
+    // A refused knob edit keeps what the designer wrote, as a module that fails does.
+    return settle({ envId, rejected: { ...base, code: edit && !edit.ok ? sample.text : code, stage, reason, designer: sample } }, deps);
   }
   const { name, description, hint, maxTurns } = report.spec;
   const st = report.stats;

@@ -13,6 +13,8 @@ export interface DesignerPromptRequest {
   maxTokens: number;
   /** The parent module's code the designer edits. */
   parent?: string;
+  /** Or the parent's knob sheet, when designs are knob edits (it is never dropped: without it there is nothing to edit). */
+  parentKnobs?: string;
 }
 
 export interface FittedPrompt {
@@ -20,7 +22,7 @@ export interface FittedPrompt {
   /** The entries that made it into the prompt (shown beside the parent). */
   memory: MemoryEntry[];
   docChars: number;
-  /** False when the parent did not fit (or there was none). */
+  /** False when the parent did not fit (or there was none); a knob sheet always stays. */
   parent: boolean;
 }
 
@@ -37,8 +39,10 @@ export function buildDesignerPrompt(policy: { format: PromptSource; contextLengt
   let docChars = Math.min(r.docChars, r.doc.length);
   let parent = r.parent;
   for (;;) {
-    const tokens = designerPrompt(policy.format, { doc: r.doc, memory: memory.map(memoryLine), docChars, ...(parent !== undefined ? { parent } : {}) });
-    if (tokens.length <= limit) return { tokens, memory, docChars, parent: parent !== undefined };
+    const tokens = designerPrompt(policy.format, {
+      doc: r.doc, memory: memory.map(memoryLine), docChars, ...(parent !== undefined ? { parent } : {}), ...(r.parentKnobs !== undefined ? { parentKnobs: r.parentKnobs } : {}),
+    });
+    if (tokens.length <= limit) return { tokens, memory, docChars, parent: parent !== undefined || r.parentKnobs !== undefined };
     if (memory.length > 0) memory = memory.slice(0, -1);
     else if (docChars > 0) docChars = Math.floor(docChars / 2);
     else if (parent !== undefined) parent = undefined;

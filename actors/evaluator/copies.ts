@@ -1,8 +1,17 @@
 // Which accepted environments are copies: of a library module (same code once comments and layout are dropped, or
 // token-trigram similarity at or above the novelty threshold) or of an environment this evaluator accepted before.
-// The measure is eval/novelty.ts's, loaded lazily (the one reference from the loop up to eval/), so the reward and
-// `spade experiment`'s novelty figure judge copies by one definition.
-import type { NoveltyIndex } from '../../eval/index.js';
+// The measure is eval/novelty.ts's NoveltyIndex, which the composition root (app/roles.ts) hands in, opened on first
+// use: so the reward and `spade experiment`'s novelty figure judge copies by one definition, and actors/ does not
+// import eval/.
+
+/** What the detector asks of a novelty index (eval/novelty.ts NoveltyIndex has it). */
+export interface CopyIndex {
+  readonly threshold: number;
+  /** Scores `code` against the library and what was accepted before, then counts it as accepted. */
+  accept(envId: string, code: string): {
+    libraryCopyOf: string | null; maxLibrarySimilarity: number; nearestLibrary: string | null; maxAcceptedSimilarity: number; nearestAccepted: string | null;
+  };
+}
 
 /** Verdicts kept per envId, so a redelivered environment gets the same verdict instead of matching itself. */
 const MAX_VERDICTS = 8192;
@@ -14,12 +23,14 @@ export interface CopyCandidate {
 }
 
 export class CopyDetector {
-  private index: Promise<NoveltyIndex> | null = null;
+  private index: Promise<CopyIndex> | null = null;
   private readonly verdicts = new Map<string, string | null>();
 
-  /** The shipped library's index (envs/library, eval's default threshold), as the coordinator's novelty figure uses. */
-  private open(): Promise<NoveltyIndex> {
-    return (this.index ??= import('../../eval/novelty-library.js').then((m) => m.libraryNoveltyIndex()));
+  /** `openIndex`: the library's index, opened once on the first environment (the composition root passes eval's). */
+  constructor(private readonly openIndex: () => CopyIndex | Promise<CopyIndex>) {}
+
+  private open(): Promise<CopyIndex> {
+    return (this.index ??= Promise.resolve().then(this.openIndex).catch((err: unknown) => ((this.index = null), Promise.reject(err))));
   }
 
   /** The name of what `env` copies (`family/name` for a library module, the earlier env's `envId` otherwise), or null. */

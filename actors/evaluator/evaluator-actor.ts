@@ -8,7 +8,7 @@ import { loopOptionsOf } from '../loop/options.js';
 import { MemoryStore, newMemoryEntry, type MemoryStats } from '../loop/memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup, type AcceptedEnv, type EnvRejectedBody, type LabeledBatchBody, type TrajectoryGroupBody } from '../loop/messages.js';
 import { BaselineStore } from './baseline-store.js';
-import { CopyDetector } from './copies.js';
+import { CopyDetector, type CopyIndex } from './copies.js';
 import { rejectedReward } from './designer-reward.js';
 import { labelAccepted, labelRejected } from './label.js';
 import { validateEvaluatorOptions, type EvaluatorOptions, type ResolvedEvaluatorOptions } from './options.js';
@@ -32,12 +32,16 @@ function fallbackEntry(env: AcceptedEnv) {
   });
 }
 
-/** `noHintRegret` defaults to the config's `loop.ablations.noHintRegret`; `options` override. */
-export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = {}): Actor<TrajectoryGroupBody | EnvRejectedBody> {
+/**
+ * `noHintRegret` defaults to the config's `loop.ablations.noHintRegret`; `options` override. `copyIndex` opens the
+ * index designed environments are judged copies by (the composition root passes eval's, over the loop's library);
+ * without one, no designed environment is a copy.
+ */
+export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = {}, copyIndex?: () => CopyIndex | Promise<CopyIndex>): Actor<TrajectoryGroupBody | EnvRejectedBody> {
   const o: ResolvedEvaluatorOptions = validateEvaluatorOptions({ noHintRegret: loopOptionsOf(env.config).ablations.noHintRegret, ...options });
   const baseline = new BaselineStore(env.conn.kvm, o);
-  // Copies of envs/library (what the base designer was warm-started to reproduce) or of earlier accepted ones.
-  const copies = new CopyDetector();
+  // Copies of the library (what the base designer was warm-started to reproduce) or of earlier accepted ones.
+  const copies = copyIndex ? new CopyDetector(copyIndex) : null;
   let memory: Promise<MemoryStore> | null = null;
   const openMemory = (): Promise<MemoryStore> => (memory ??= MemoryStore.open(env.conn, env.log).catch((err: unknown) => ((memory = null), Promise.reject(err))));
 
@@ -72,7 +76,7 @@ export function createEvaluatorActor(env: ActorEnv, options: EvaluatorOptions = 
       }
       const group = input as TrajectoryGroupBody;
       // Only designed environments can be copies: the fixed-environment baseline plays the library on purpose.
-      const copyOf = group.env.designer ? await copies.copyOf({ envId: group.env.envId, name: group.env.spec.name, code: group.env.code }) : null;
+      const copyOf = group.env.designer && copies ? await copies.copyOf({ envId: group.env.envId, name: group.env.spec.name, code: group.env.code }) : null;
       const score = scoreEpisodes(group.episodes, o, { oracleMean: group.env.validation.oracleMean, copyOf });
       // Library environments (no designer sample) do not move the designer's baseline.
       const designerAdvantage = group.env.designer ? (await baseline.step(group.env.envId, score.designerReward)).advantage : 0;

@@ -49,3 +49,15 @@ export function tokenTerm(logp: number, behaviour: number, advantage: number, o:
   const useFree = free <= bound;
   return { objective: w * Math.min(free, bound), grad: useFree ? w * advantage * r : 0, ratio, clipped: !useFree, truncated: rawWeight > o.tisCap };
 }
+
+/**
+ * The KL penalty to a reference policy (the base), per token, with the k3 estimator of Schulman (the one GRPO uses):
+ * with δ = log π_ref − log π_θ on a sampled token, k3 = e^δ − δ − 1 ≥ 0, unbiased for KL(π_θ‖π_ref) on π_θ's
+ * samples. The objective adds −β·k3, so dJ/dlogπ_θ = β·(e^δ − 1): a token whose probability rose above the
+ * reference's is pushed back down, one that fell is pushed up. β = 0 adds nothing.
+ */
+export function klTerm(logp: number, reference: number, beta: number): { objective: number; grad: number; kl: number } {
+  const d = reference - logp, e = Math.exp(d);
+  const kl = e - d - 1;
+  return { objective: -beta * kl, grad: beta * (e - 1), kl };
+}

@@ -1,10 +1,12 @@
 // One learner update on onnxruntime: score the minibatch under the current weights (log π_θ), turn the per-token
 // objective into dJ/dlogπ, run the training graph for parameter gradients (accumulated over micro-batches), and
 // take an AdamW step, `epochs` times. A token mean per role, mixed by role weights: a token of role r weighs
-// w_r / (W · N_r), N_r = role r's trained tokens in the minibatch, W = Σ w over the roles present.
+// w_r / (W · N_r), N_r = role r's trained tokens in the minibatch, W = Σ w over the roles present. With `kl`, every
+// trained token also carries the penalty −β·k3 to a reference policy (objective.ts klTerm), scored by the same session
+// with the reference's weights: one more forward pass per micro-batch.
 import { AdamW, packBatch, type ModelSession, type ResolvedDecoderConfig } from '../../model/index.js';
 import { UpdateNormError } from './errors.js';
-import { tokenTerm, type ObjectiveOptions } from './objective.js';
+import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
 import { ROLES, roleOf, roleTokens, rowTokens, type Role, type Row } from './rows.js';
 
 /** Per role, first epoch. */
@@ -34,6 +36,8 @@ export interface UpdateStats {
   tisFraction: number;
   /** Mean π_θ/π_behav over trained tokens (first epoch). */
   meanRatio: number;
+  /** With a KL penalty: the mean k3 estimate of KL(π_θ‖π_ref) over trained tokens (first epoch). */
+  kl?: number;
   byRole: Record<Role, RoleUpdateStats>;
   gradNorm: number;
   lr: number;
@@ -59,6 +63,8 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   microBatchCells?: number;
   /** Weight of each role's token mean (absent: 1 each). */
   roleWeights?: Record<Role, number>;
+  /** A KL penalty of weight `beta` to the policy with `reference`'s weights (the same architecture); absent: none. */
+  kl?: { beta: number; reference: Map<string, Float32Array> };
 }
 
 /** The per-token scale of each role: w_r / (W · N_r), 0 for a role without tokens or when every weight present is 0. */
@@ -134,7 +140,8 @@ export class PolicyTrainer {
     }
     const scale = roleScales(norm, this.options.roleWeights);
     const roleLoss = { designer: 0, agent: 0 }, roleNll = { designer: 0, agent: 0 };
-    let loss = 0, clipped = 0, truncated = 0, ratioSum = 0;
+    let loss = 0, clipped = 0, truncated = 0, ratioSum = 0, klSum = 0;
+    const kl = this.options.kl;
     let grads: Map<string, Float32Array> | null = null;
     for (const mb of microBatches(rows, this.options.microBatchTokens, this.options.microBatchCells)) {
       const packed = packBatch(mb.map((r) => {
@@ -144,6 +151,7 @@ export class PolicyTrainer {
       }));
       const W = packed.time - 1;
       const { logp } = await this.session.score(packed, this.weights); // (B, T-1)
+      const ref = kl ? (await this.session.score(packed, kl.reference)).logp : null;
       mb.forEach((r, b) => {
         const n = rowTokens(r);
         const role = roleOf(r), c = scale[role];
@@ -155,9 +163,11 @@ export class PolicyTrainer {
           const lp = logp[at]!;
           if (fill) prox![j] = lp;
           const term = tokenTerm(lp, r.behaviour[j]!, r.advantage, this.options, prox![j]!);
-          packed.dlogp[at] = -term.grad * c; // minimise −Σ c·J
-          loss -= term.objective * c;
-          roleLoss[role] -= term.objective / norm[role];
+          const pen = ref ? klTerm(lp, ref[at]!, kl!.beta) : { objective: 0, grad: 0, kl: 0 };
+          packed.dlogp[at] = -(term.grad + pen.grad) * c; // minimise −Σ c·J
+          loss -= (term.objective + pen.objective) * c;
+          roleLoss[role] -= (term.objective + pen.objective) / norm[role];
+          klSum += pen.kl;
           roleNll[role] -= lp;
           clipped += Number(term.clipped);
           truncated += Number(term.truncated);
@@ -175,7 +185,7 @@ export class PolicyTrainer {
       grads: grads!,
       stats: {
         rows: rows.length, tokens: N, processedTokens: rows.reduce((n, r) => n + r.tokens.length, 0),
-        loss, clipFraction: clipped / N, tisFraction: truncated / N, meanRatio: ratioSum / N,
+        loss, clipFraction: clipped / N, tisFraction: truncated / N, meanRatio: ratioSum / N, ...(kl ? { kl: klSum / N } : {}),
         byRole: {
           designer: { tokens: own.designer, norm: norm.designer, loss: roleLoss.designer, entropy: roleNll.designer / own.designer },
           agent: { tokens: own.agent, norm: norm.agent, loss: roleLoss.agent, entropy: roleNll.agent / own.agent },

@@ -43,6 +43,14 @@ export interface LoopOptions {
      * 12-minute run: 130 of 152 accepted environments were reasoning, 80 of them caesar-shift children).
      */
     familyBalance: boolean;
+    /**
+     * What the designer writes: `module`, a whole child module after the parent's code (the shipped base's format);
+     * or `knobs`, the lines of the parent's knob sheet it changes (`TOP = 80`), spliced into the parent's code
+     * (actors/designer/knob-edit.ts). `knobs` needs a checkpoint warm-started on that format (docs/warm-start.md).
+     */
+    output: 'module' | 'knobs';
+    /** Most tokens of a knob edit (`output: 'knobs'`); `maxTokens` bounds a whole module. */
+    knobMaxTokens: number;
   };
   agent: SamplingOptions & {
     /** Cap on turns per episode, below the environment's own spec.maxTurns. */
@@ -143,7 +151,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   // probability 1 − p^k − (1 − p)^k: at p = 0.1 that is 0.34 with k = 4 and 0.57 with k = 8 (docs/loop.md).
   k: 8,
   memory: { k: 3, frontierFraction: 0.5, frontierPool: 3 },
-  designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25, familyBalance: true },
+  designer: { maxTokens: 1200, temperature: 0.5, topP: 1, docChars: 600, validationSeeds: 8, libraryParents: 0.25, familyBalance: true, output: 'module', knobMaxTokens: 96 },
   agent: { maxTokens: 48, temperature: 0.3, topP: 1, maxTurns: 64, maxPromptTokens: 1024, timeoutRetries: 2 },
   replay: { rate: 0.9, perFamily: 16, staleness: 0.2, emaRate: 0.5 },
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
@@ -168,7 +176,10 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
   {
     k: s.int({ min: 1, max: 256 }),
     memory: s.object({ k: s.int({ min: 0, max: 64 }), frontierFraction: s.number({ min: 0, max: 1 }), frontierPool: s.number({ min: 1, max: 1000 }) }, { strict: true }),
-    designer: s.object({ ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }), libraryParents: s.number({ min: 0, max: 1 }), familyBalance: s.boolean() }, { strict: true }),
+    designer: s.object({
+      ...sampling, docChars: s.int({ min: 0, max: 1 << 20 }), validationSeeds: s.int({ min: 1, max: 1024 }), libraryParents: s.number({ min: 0, max: 1 }), familyBalance: s.boolean(),
+      output: s.literal('module', 'knobs'), knobMaxTokens: s.int({ min: 1, max: 1 << 16 }),
+    }, { strict: true }),
     agent: s.object({ ...sampling, maxTurns: s.int({ min: 1, max: 64 }), maxPromptTokens: s.int({ min: 16, max: 1 << 20 }), timeoutRetries: s.int({ min: 0, max: 10 }) }, { strict: true }),
     replay: s.object({ rate: s.number({ min: 0, max: 1 }), perFamily: s.int({ min: 1, max: 1 << 16 }), staleness: s.number({ min: 0, max: 1 }), emaRate: s.number({ gt: 0, max: 1 }) }, { strict: true }),
     ablations: s.object({ fixedEnvs: s.boolean(), noCorpus: s.boolean(), noMemory: s.boolean(), noHintRegret: s.boolean() }, { strict: true }),

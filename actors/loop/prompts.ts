@@ -3,6 +3,7 @@
 // all build prompts here, so what the model was trained on is exactly what it is asked. The project's own format:
 //   designer: <|bos|> <|system|>contract<|end_turn|> <|doc|>document<|end_turn|> (<|system|>memory line<|end_turn|>)*
 //             (<|system|>PARENT_INTRO\nparent code<|end_turn|>)? <|designer|>  → module code <|end_turn|>
+//             or, with designer.output 'knobs': (<|system|>KNOBS_INTRO\nknob sheet<|end_turn|>) <|designer|>  → changed knob lines <|end_turn|>
 //   agent:    <|bos|> <|system|>task<|end_turn|> (<|hint|>hint<|end_turn|>)? (<|env|>obs<|end_turn|> <|agent|>action<|end_turn|>)* <|env|>obs<|end_turn|> <|agent|>  → action <|end_turn|>
 import { promptFormat, type PromptSource, type PromptTurn } from '../../model/index.js';
 
@@ -35,6 +36,8 @@ export interface DesignerPromptInput {
   docChars?: number;
   /** The parent module's code: the designer writes an edited child of it (absent: a module from scratch). */
   parent?: string;
+  /** Instead of `parent`: the parent's knob sheet (actors/designer/knob-edit.ts); the designer writes the lines it changes. */
+  parentKnobs?: string;
 }
 
 export interface AgentTurn {
@@ -57,6 +60,9 @@ export const DEFAULT_DOC_CHARS = 600;
 /** Introduces the parent module in a designer prompt: a small model edits well and recalls poorly (design.md). */
 export const PARENT_INTRO = 'Edit this module into a new environment for the document. Parent:';
 
+/** Introduces the parent's knob sheet when designs are knob edits (loop.designer.output 'knobs'). */
+export const KNOBS_INTRO = 'Change the knobs of this environment into a new one for the document. Write only the lines you change. Parent:';
+
 /** The start of a memoryText line (name, family, stats), for reading a prompt back where the lines share a message. */
 export const MEMORY_LINE_START = /^[a-z0-9~-]+ \([^()\n]*\) (?:unevaluated|regret -?\d+\.\d\d hint -?\d+\.\d\d nohint -?\d+\.\d\d): /;
 
@@ -72,6 +78,7 @@ export function designerPrompt(source: PromptSource, input: DesignerPromptInput)
   const turns: PromptTurn[] = [{ role: 'system', text: CONTRACT_BRIEF }, { role: 'doc', text: doc }];
   for (const m of input.memory) turns.push({ role: 'system', text: memoryText(m) });
   if (input.parent !== undefined) turns.push({ role: 'system', text: `${PARENT_INTRO}\n${input.parent}` });
+  else if (input.parentKnobs !== undefined) turns.push({ role: 'system', text: `${KNOBS_INTRO}\n${input.parentKnobs}` });
   return promptFormat(source).prompt(turns, 'designer');
 }
 

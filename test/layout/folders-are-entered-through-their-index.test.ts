@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { repoPath } from '../../runtime/paths.js';
 import { lineOf, parseSource, sourceFiles } from '../helpers/source-files.js';
 
-const SOURCE_DIRS = ['actors', 'corpus', 'dashboard', 'eval', 'experiment', 'model', 'runtime', 'sandbox', 'scripts', 'warmstart', 'weight-sync', 'cluster.config.ts'];
+const SOURCE_DIRS = ['app', 'actors', 'corpus', 'dashboard', 'eval', 'experiment', 'model', 'runtime', 'sandbox', 'scripts', 'warmstart', 'weight-sync', 'cluster.config.ts'];
 
 /** Static imports and re-exports (not `import()`), with their lines. */
 function staticImports(sf: ts.SourceFile): Array<{ specifier: string; line: number }> {

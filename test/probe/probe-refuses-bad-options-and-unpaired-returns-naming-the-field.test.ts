@@ -8,7 +8,7 @@ t.test('bad options and unpaired returns are refused, naming the field', async (
   t.equal(validateProbeOptions(base).curriculum, 'settings', 'the curriculum is the default');
   for (const [o, field] of [
     [{ minutes: 0 }, '--minutes'], [{ k: 1.5 }, '--k'], [{ children: 7 }, '--children'], [{ lr: 0 }, '--lr'], [{ advantage: 'max' }, '--advantage'],
-    [{ curriculum: 'hand' }, '--curriculum'], [{ modules: [] }, '--modules'], [{ threads: -1 }, '--threads'],
+    [{ curriculum: 'hand' }, '--curriculum'], [{ kl: -0.1 }, '--kl'], [{ modules: [] }, '--modules'], [{ threads: -1 }, '--threads'],
   ] as const) {
     const err = (() => { try { validateProbeOptions({ ...base, ...o } as never); } catch (e) { return e; } })();
     t.ok(isProbeOptionsError(err) && err.field === field, `${JSON.stringify(o)} → ${field}`);

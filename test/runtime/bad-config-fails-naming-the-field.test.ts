@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ConfigSources } from '../../runtime/config.js';
 import { isOptionsError } from '../../runtime/options.js';
-import '../../actors/roles.js'; // registers the loop section (loop.*) with the config loader
+import '../../app/roles.js'; // registers the loop section (loop.*) with the config loader
 import { jsSource, nested, walkConfig } from './config-leaves.js';
 
 const cases: Array<[string, string[], NodeJS.ProcessEnv, string, RegExp]> = [

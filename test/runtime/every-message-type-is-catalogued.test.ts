@@ -2,7 +2,7 @@
 // types plus the loop's actors/loop/catalog.ts), so receivers of any subject (`spade tail`) decode all of them.
 import t from 'tap';
 import ts from 'typescript';
-import { SPADE_APP } from '../../actors/main.js';
+import { SPADE_APP } from '../../app/main.js';
 import { RUNTIME_MESSAGES } from '../../runtime/message-types.js';
 import { lineOf, parseSource, sourceFiles } from '../helpers/source-files.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { LearnerOptions } from '../../actors/learner/options.js';
 import { loadConfig } from '../../runtime/config.js';
 import { isOptionsError } from '../../runtime/options.js';
-import '../../actors/roles.js'; // registers the loop section and its moved paths with the config loader
+import '../../app/roles.js'; // registers the loop section and its moved paths with the config loader
 
 const dir = mkdtempSync(join(tmpdir(), 'spade-flat-set-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import defaults from '../../cluster.config.js';
 import { validateLearnerOptions, type LearnerOptions } from '../../actors/learner/options.js';
 import { loadConfig } from '../../runtime/config.js';
 import { parseStartArgs } from '../../runtime/start-host.js';
-import '../../actors/roles.js'; // registers the loop section and its moved paths with the config loader
+import '../../app/roles.js'; // registers the loop section and its moved paths with the config loader
 
 const dir = mkdtempSync(join(tmpdir(), 'spade-flat-resume-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 // Layers point one way: runtime/ is the generic cluster runtime and never imports from actors/ (the application).
-// The loop's roles, message catalog and commands reach the runtime by injection from actors/main.ts.
+// The loop's roles, message catalog and commands reach the runtime by injection from app/main.ts.
 import t from 'tap';
 import { posix } from 'node:path';
 import { importsOf, parseSource, sourceFiles } from '../helpers/source-files.js';
@@ -20,6 +20,6 @@ t.test('no runtime/ source imports from actors/', async (t) => {
     }
     for (const h of hits) offending.push(`${file}:${h.line} imports ${h.specifier}`);
   }
-  t.same(offending, [], 'runtime/ must not import actors/: inject what it needs from the composition root (actors/main.ts) instead');
+  t.same(offending, [], 'runtime/ must not import actors/: inject what it needs from the composition root (app/main.ts) instead');
   t.same(allowedButClean, [], 'these files no longer import actors/: remove them from NOT_YET_CONVERTED');
 });

@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { RoleRegistry } from '../../runtime/roles.js';
 import { startHost } from '../../runtime/start-host.js';
-import { ROLE_FACTORIES } from '../../actors/roles.js';
+import { ROLE_FACTORIES } from '../../app/roles.js';
 import { natsServer, tempDir } from '../helpers/nats.js';
 
 t.test('a shutdown requested during start reaches the handler registered after it', async (t) => {

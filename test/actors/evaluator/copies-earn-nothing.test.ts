@@ -7,13 +7,14 @@ import t from 'tap';
 import { CopyDetector } from '../../../actors/evaluator/copies.js';
 import { scoreEpisodes } from '../../../actors/evaluator/score.js';
 import { validateEvaluatorOptions } from '../../../actors/evaluator/index.js';
+import { libraryNoveltyIndex } from '../../../eval/index.js';
 import { repoPath } from '../../../runtime/paths.js';
 import { group } from './fixtures.js';
 
 const read = (...p: string[]): string => readFileSync(repoPath(...p), 'utf8');
 
 t.test('copies are found and earn nothing', async (t) => {
-  const copies = new CopyDetector();
+  const copies = new CopyDetector(() => libraryNoveltyIndex());
   const sum = read('envs', 'library', 'reasoning', 'sum-to-target.js');
   t.equal(await copies.copyOf({ envId: 'a', name: 'sum-to-target', code: sum }), 'reasoning/sum-to-target', 'byte for byte');
   const relaid = `// my own environment\n${sum.replace(/\n\s*\/\/[^\n]*/g, '').replace(/ {2}/g, '\t')}`;

@@ -1,10 +1,11 @@
-// The evaluator actor under the default shaped reward, over real NATS: a designed environment whose code is a
+// The evaluator role as the composition root builds it (app/roles.ts, with eval's library index for copies), under
+// the default shaped reward, over real NATS: a designed environment whose code is a
 // library module earns 0 (copy) whatever its regret, and its memory entry (the designer's) is removed; a new module
 // earns learnability + floored regret + bonus (gated on the validation oracle) and keeps its entry; a rejection at
 // probes costs the stage-graded penalty; the copy and learnability metrics are published.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { createEvaluatorActor } from '../../../actors/evaluator/index.js';
+import { ROLE_FACTORIES } from '../../../app/roles.js';
 import { MemoryStore, newMemoryEntry } from '../../../actors/loop/memory/index.js';
 import { EnvRejected, LabeledBatch, TrajectoryGroup } from '../../../actors/loop/messages.js';
 import { ActorHost } from '../../../runtime/host.js';
@@ -21,7 +22,7 @@ t.test('copies earn nothing and leave the memory; new modules earn the shaped re
   const config = await testConfig([server.url]);
   const conn = await connected(t, config);
   const host = new ActorHost({ conn, config, hostId: 'eval', log: () => undefined });
-  await host.start([(env) => createEvaluatorActor(env)], ['evaluator']);
+  await host.start([(env) => ROLE_FACTORIES.evaluator!(env)], ['evaluator']);
   t.teardown(() => host.stop());
   const memory = await MemoryStore.open(conn);
   t.teardown(() => memory.close());
