@@ -112,7 +112,9 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
     let clusterUrl: string | undefined;
     let tail = '';
     let settled = false;
-    const exited = new Promise<void>((res) => child.once('exit', () => res()));
+    // 'close', not 'exit': the server's stderr can still deliver output after the process has exited (a loaded
+    // machine, or a child process of the server holding the pipe), and the log is ended only once the pipe is.
+    const exited = new Promise<void>((res) => child.once('close', () => res()));
     const timer = setTimeout(() => finish(new NatsServerError(`nats-server did not become ready in ${timeoutMs} ms; log tail:\n${tail}`, { args })), timeoutMs);
 
     const handle = (): NatsServerHandle => ({
@@ -149,7 +151,7 @@ export function startNatsServer(opts: NatsServerOptions): Promise<NatsServerHand
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
-      log.write(chunk);
+      if (!log.writableEnded) log.write(chunk);
       if (settled) return;
       tail = (tail + chunk).slice(-4000);
       const m = /Listening for client connections on [^\s]*:(\d+)/.exec(tail);
