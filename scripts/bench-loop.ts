@@ -1,15 +1,34 @@
-// `npm run bench:loop`: the same short self-play configuration run synchronously (η = 0) and asynchronously
-// (η = 2), side by side, each as a real `node runtime/start.js --role all` host on its own embedded nats-server.
-// Prints steady-state trajectories/s (after the first iteration), learner busy fraction and staleness (mean, p99, max) for both and the ratio; ends with
-// one JSON line. Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K, BENCH_LOOP_SET.
+// `npm run bench:loop`: the spade arm against the fixed arm (`--compare arms`, the default) or the same fixed-pool
+// loop synchronous (η = 0) against asynchronous (η = 2) (`--compare eta`). Every run is a real
+// `node runtime/start.js --role all` host on its own embedded nats-server; rounds alternate the order.
+//   arms  both arms of an experiment preset (`--preset reference-knobs`: the five small families, the designer writing
+//         knob edits, from model/checkpoints/base-knobs) to the same agent-episode budget (`--episodes 3000`). Per
+//         arm: steady agent episodes/s and learner updates/min, the cores' utilisation (CPU seconds of the host's
+//         process tree over wall × cores), agent share, learner busy; ratios spade / fixed. Medians of `--rounds 3`.
+//   eta   steady trajectories/s, learner busy fraction and staleness (mean, p99, max) for both and the ratio.
+//         Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K, BENCH_LOOP_SET.
+// Prints a table, then one JSON line (`--json`: the table goes to stderr).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { armArgs, resolveExperimentConfig, type ArmName } from '../experiment/index.js';
+import { BenchError, BenchOptionError } from '../bench/errors.js';
 import { repoPath } from '../runtime/paths.js';
+import { armRatios, armRunFigures, armSummary, median, type ArmRunFigures } from './loop-arm-figures.js';
+import { pollTreeCpu } from './process-tree-cpu.js';
+
+const { values: a } = parseArgs({
+  options: {
+    compare: { type: 'string', default: 'arms' }, preset: { type: 'string', default: 'reference-knobs' }, episodes: { type: 'string', default: '3000' },
+    rounds: { type: 'string' }, seed: { type: 'string', default: '1' }, json: { type: 'boolean', default: false },
+  },
+});
+const say = (s: string): void => void (a.json ? process.stderr : process.stdout).write(s + '\n');
 
 const ITERATIONS = Number(process.env.BENCH_LOOP_ITERATIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_LOOP_ROUNDS ?? 3);
+const ROUNDS = Number(a.rounds ?? process.env.BENCH_LOOP_ROUNDS ?? 3);
 const DESIGNS = Number(process.env.BENCH_LOOP_DESIGNS ?? 4);
 const K = Number(process.env.BENCH_LOOP_K ?? 4);
 const ETAS = [0, 2];
@@ -46,7 +65,7 @@ interface RunFigures {
 }
 
 function runOnce(eta: number): Promise<RunFigures> {
-  const dir = mkdtempSync(join(tmpdir(), `spade-bench-loop-${eta}-`));
+  const dir = mkdtempSync(join(osTmpdir(), `spade-bench-loop-${eta}-`));
   const args = [repoPath('runtime/start.js'), '--role', 'all', '--run-dir', dir, '--iterations', String(ITERATIONS), '--set', `run.maxStaleness=${eta}`, ...SETTINGS.flatMap((s) => ['--set', s])];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -56,7 +75,7 @@ function runOnce(eta: number): Promise<RunFigures> {
     child.on('error', reject);
     child.on('exit', (code) => {
       const seconds = (performance.now() - t0) / 1000;
-      if (code !== 0) return reject(new Error(`η=${eta} run exited ${code}:\n${err}`));
+      if (code !== 0) return reject(new BenchError(`η=${eta} run exited ${code}:\n${err}`, { code: 'BENCH_RUN' }));
       const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
       const last = lines.filter((l) => l.event === 'final').pop() ?? lines.pop()!;
       // Steady state: from the end of the first iteration to the end of the last (start-up — model loading,
@@ -81,21 +100,15 @@ function runOnce(eta: number): Promise<RunFigures> {
   });
 }
 
-/** The middle value; with an even count the mean of the middle two (not the upper one, which would flatter both). */
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b), m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-async function main(): Promise<void> {
-  process.stderr.write(`bench:loop — ${ITERATIONS} iterations × ${DESIGNS} environments × 2k=${2 * K} episodes, η ∈ {0, 2}, ${ROUNDS} rounds, alternating\n`);
+async function compareEta(): Promise<void> {
+  say(`bench:loop — ${ITERATIONS} iterations × ${DESIGNS} environments × 2k=${2 * K} episodes, η ∈ {0, 2}, ${ROUNDS} rounds, alternating`);
   const runs: RunFigures[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const eta of r % 2 === 0 ? ETAS : [...ETAS].reverse()) {
       const f = await runOnce(eta);
       runs.push(f);
-      process.stderr.write(
-        `  round ${r + 1} η=${eta}: ${f.trajectoriesPerSec.toFixed(3)} trajectories/s (${f.trajectories} in ${f.seconds.toFixed(1)} s wall), learner busy ${(f.busyFraction * 100).toFixed(0)}%, staleness mean ${f.stalenessMean.toFixed(2)} p99 ${f.stalenessP99} max ${f.stalenessMax}, dropped ${f.dropped}\n`,
+      say(
+        `  round ${r + 1} η=${eta}: ${f.trajectoriesPerSec.toFixed(3)} trajectories/s (${f.trajectories} in ${f.seconds.toFixed(1)} s wall), learner busy ${(f.busyFraction * 100).toFixed(0)}%, staleness mean ${f.stalenessMean.toFixed(2)} p99 ${f.stalenessP99} max ${f.stalenessMax}, dropped ${f.dropped}`,
       );
     }
   }
@@ -112,14 +125,67 @@ async function main(): Promise<void> {
   const async2 = summary(2);
   const ratio = async2.trajectoriesPerSec / sync.trajectoriesPerSec;
   const bounded = sync.stalenessMax <= 0 && async2.stalenessMax <= 2;
-  process.stdout.write(
-    [
-      `η = 0 (synchronous):  ${sync.trajectoriesPerSec} trajectories/s   learner busy ${(sync.busyFraction * 100).toFixed(0)}%   staleness mean ${sync.stalenessMean} p99 ${sync.stalenessP99} max ${sync.stalenessMax}`,
-      `η = 2 (asynchronous): ${async2.trajectoriesPerSec} trajectories/s   learner busy ${(async2.busyFraction * 100).toFixed(0)}%   staleness mean ${async2.stalenessMean} p99 ${async2.stalenessP99} max ${async2.stalenessMax}`,
-      `async / sync throughput: ${ratio.toFixed(2)}× (target ≥ 1.3×); staleness ${bounded ? 'never above η' : 'ABOVE η'} (medians of ${ROUNDS})`,
-      JSON.stringify({ bench: 'loop', iterations: ITERATIONS, designsPerIteration: DESIGNS, k: K, rounds: ROUNDS, sync, async: async2, ratio: Number(ratio.toFixed(3)), stalenessBounded: bounded }),
-    ].join('\n') + '\n',
-  );
+  say(`η = 0 (synchronous):  ${sync.trajectoriesPerSec} trajectories/s   learner busy ${(sync.busyFraction * 100).toFixed(0)}%   staleness mean ${sync.stalenessMean} p99 ${sync.stalenessP99} max ${sync.stalenessMax}`);
+  say(`η = 2 (asynchronous): ${async2.trajectoriesPerSec} trajectories/s   learner busy ${(async2.busyFraction * 100).toFixed(0)}%   staleness mean ${async2.stalenessMean} p99 ${async2.stalenessP99} max ${async2.stalenessMax}`);
+  say(`async / sync throughput: ${ratio.toFixed(2)}× (target ≥ 1.3×); staleness ${bounded ? 'never above η' : 'ABOVE η'} (medians of ${ROUNDS})`);
+  console.log(JSON.stringify({ bench: 'loop', iterations: ITERATIONS, designsPerIteration: DESIGNS, k: K, rounds: ROUNDS, sync, async: async2, ratio: Number(ratio.toFixed(3)), stalenessBounded: bounded }));
 }
 
-await main();
+
+/** One arm run to the episode budget; figures from its metrics and the CPU of its process tree. */
+function runArm(preset: string, arm: ArmName, episodes: number, seed: number): Promise<ArmRunFigures> {
+  const dir = mkdtempSync(join(osTmpdir(), `spade-bench-loop-${arm}-`));
+  const c = resolveExperimentConfig(preset, { budgetEpisodes: episodes, budgetTokens: 0 });
+  // No curve checkpoints and no live view: only the loop's own work is timed.
+  const args = [...armArgs(c, arm, seed, dir), '--set', 'run.curvePoints=0', '--set', 'run.view="off"'];
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [repoPath('runtime/start.js'), ...args], { cwd: repoPath(), env: { ...process.env, SPADE_NATS_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const cpu = pollTreeCpu(child.pid!);
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wallSec = (performance.now() - t0) / 1000;
+      const cpuSec = cpu.stop() ?? NaN;
+      try {
+        if (code !== 0) throw new BenchError(`the ${arm} run exited ${code}:\n${err}`, { code: 'BENCH_RUN' });
+        const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+        resolve(armRunFigures({ arm: arm === 'spade' ? 'spade' : 'fixed', lines, wallSec, cpuSec, cores: cpus().length }));
+      } catch (e) {
+        reject(e);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+async function compareArms(): Promise<void> {
+  const episodes = Number(a.episodes), seed = Number(a.seed), preset = a.preset!;
+  if (!Number.isSafeInteger(episodes) || episodes < 100) throw new BenchOptionError('--episodes', 'an integer ≥ 100', a.episodes);
+  if (!Number.isSafeInteger(ROUNDS) || ROUNDS < 1) throw new BenchOptionError('--rounds', 'an integer ≥ 1', a.rounds);
+  say(`bench:loop — spade vs fixed-envs (preset ${preset}), ${episodes} agent episodes a run, ${ROUNDS} rounds, alternating, ${cpus().length} cores`);
+  const runs: Record<'fixed' | 'spade', ArmRunFigures[]> = { fixed: [], spade: [] };
+  const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(0)}%`);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const arm of r % 2 === 0 ? (['fixed-envs', 'spade'] as const) : (['spade', 'fixed-envs'] as const)) {
+      const f = await runArm(preset, arm, episodes, seed);
+      runs[arm === 'spade' ? 'spade' : 'fixed'].push(f);
+      say(`  round ${r + 1} ${arm}: ${f.agentEpisodesPerSec.toFixed(2)} agent episodes/s, ${f.updatesPerMin.toFixed(1)} updates/min, ${f.wallSec.toFixed(0)} s wall, cpu ${f.cpuSec.toFixed(0)} s (${pct(f.utilisation)}), agent share ${pct(f.agentShare)}, learner busy ${pct(f.learnerBusy)}`);
+    }
+  }
+  const fixed = armSummary(runs.fixed), spade = armSummary(runs.spade), ratios = armRatios(runs.fixed, runs.spade);
+  const row = (name: string, s: typeof fixed): string =>
+    `| ${name} | ${s.agentEpisodesPerSec.toFixed(2)} (${s.agentEpisodesPerSecRange.map((x) => x.toFixed(2)).join('–')}) | ${s.updatesPerMin.toFixed(1)} | ${pct(s.utilisation)} | ${s.cpuSec.toFixed(0)} | ${s.wallSec.toFixed(0)} | ${pct(s.agentShare)} | ${pct(s.learnerBusy)} | ${s.stalenessMax ?? '—'} |`;
+  say('| arm | agent episodes/s (range) | updates/min | utilisation | cpu s | wall s | agent share | learner busy | staleness max |');
+  say('|---|---|---|---|---|---|---|---|---|');
+  say(row('fixed-envs', fixed));
+  say(row('spade', spade));
+  say(`spade / fixed: ${ratios.spadeVsFixed.toFixed(2)}× agent episodes/s (round pairs ${ratios.pairs.map((x) => x.toFixed(2)).join(', ')}), ${ratios.updatesSpadeVsFixed.toFixed(2)}× updates/min (medians of ${ROUNDS})`);
+  console.log(JSON.stringify({ bench: 'loop', compare: 'arms', preset, episodes, rounds: ROUNDS, cores: cpus().length, fixed, spade, ratios }));
+}
+
+if (a.compare === 'eta') await compareEta();
+else if (a.compare === 'arms') await compareArms();
+else throw new BenchOptionError('--compare', 'arms or eta', a.compare);
