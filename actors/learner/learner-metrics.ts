@@ -61,6 +61,7 @@ export async function publishLearnerMetrics(conn: Connection, host: string, s: L
     'staleness.mean': r.stalenessMean, 'staleness.max': r.stalenessMax, 'staleness.p99': stalenessQuantile(s, 0.99), dropped: s.dropped,
     'dropped.stale': s.droppedStale, skipped: s.skipped, 'busy.fraction': busyFraction(s), applied: s.applied,
   };
+  if (r.kl !== undefined) values.kl = r.kl; // with objective.klBeta: the mean k3 estimate to the start weights
   // Per role, when the update trained tokens of that role: its tokens, its token-mean loss, its entropy estimate.
   for (const role of ['designer', 'agent'] as const) {
     const x = r.byRole?.[role];

@@ -8,6 +8,7 @@ import {
 import type { LoopOptions } from '../loop/options.js';
 import { resolvePolicyModel } from '../loop/policy/policy-model.js';
 import { LearnerStateError } from './errors.js';
+import { klReference } from './kl-reference.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import type { LearnerOptions, ResolvedLearnerOptions } from './options.js';
 import { PolicyTrainer } from './policy-trainer.js';
@@ -67,7 +68,9 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
       throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
   }
-  const trainerOptions = { ...o.objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells };
+  const { klBeta, ...objective } = o.objective;
+  const kl = klBeta > 0 ? { kl: { beta: klBeta, reference: await klReference(origin, params, config, o) } } : {};
+  const trainerOptions = { ...objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells, ...kl };
   let trainer: TrainerHandle;
   if (o.host.ownThread) {
     trainer = await ThreadTrainer.start({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads });

@@ -39,6 +39,12 @@ export interface LearnerObjectiveOptions {
    * action a few).
    */
   roleWeights?: { designer: number; agent: number };
+  /**
+   * Weight β of a per-token KL penalty to the run's start weights (objective.ts klTerm, the k3 estimator GRPO uses;
+   * kl-reference.ts); 0 = none. It holds the policy near what its base had solved while the curriculum moves it
+   * elsewhere, and costs one more scoring pass per micro-batch.
+   */
+  klBeta?: number;
 }
 
 /** Which trajectories an update takes, when it starts, and how it cuts them into forward/backward passes. */
@@ -158,7 +164,7 @@ export interface ResolvedLearnerOptions {
 export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
   model: { ...DEFAULT_POLICY_MODEL, vocab: 2048 },
   init: { tokenizer: 'bpe-2048', seed: 0 },
-  objective: { kind: 'behaviour', clipEps: 0.2, tisCap: 2, sampleTemperature: true, epochs: 1, roleWeights: { designer: 1, agent: 1 } },
+  objective: { kind: 'behaviour', clipEps: 0.2, tisCap: 2, sampleTemperature: true, epochs: 1, roleWeights: { designer: 1, agent: 1 }, klBeta: 0 },
   batching: {
     eta: 2, skipZeroAdvantage: true, iterationBatches: 0, minibatchTrajectories: 32, minibatchTokens: 16_384, flushAfterMs: 1_000,
     microBatchTokens: 8_192, microBatchCells: 2 ** 23,
@@ -232,6 +238,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
         sampleTemperature: s.boolean(),
         epochs: intAtLeast(1),
         roleWeights: s.object({ designer: s.number({ min: 0 }), agent: s.number({ min: 0 }) }, { strict: true }),
+        klBeta: s.number({ min: 0 }),
       },
       { strict: true },
     ),
