@@ -3,9 +3,10 @@
 // again from where the run began: the base checkpoint (init.checkpoint), or the fresh weights regenerated from their
 // seed. The learner probe measured what this holds: without it the policy drifts off what the base had solved
 // (docs/experiments/2026-12-05-probe-kl).
-import { initParameters, loadModel, parameterShapes, type ResolvedDecoderConfig } from '../../model/index.js';
+import { initParameters, loadModel, type ResolvedDecoderConfig } from '../../model/index.js';
 import { LearnerStateError } from './errors.js';
 import type { ResolvedLearnerOptions } from './options.js';
+import { weightsMisfit } from './weights-fit.js';
 
 /** Copies of the run's start weights. `start`: the weights just loaded, used as they are unless the learner resumed. */
 export async function klReference(
@@ -18,13 +19,11 @@ export async function klReference(
   if (origin !== 'resume') params = start;
   else if (o.init.checkpoint !== undefined) params = (await loadModel(o.init.checkpoint)).params;
   else params = initParameters(config, o.init.seed);
-  for (const [name, shape] of parameterShapes(config)) {
-    const p = params.get(name);
-    if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
-      throw new LearnerStateError(
-        `objective.klBeta: the reference weights (${o.init.checkpoint ?? `fresh, seed ${o.init.seed}`}) do not fit the resumed model: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model needs shape [${shape}]`,
-        { name, origin },
-      );
-  }
+  const misfit = weightsMisfit(params, config);
+  if (misfit)
+    throw new LearnerStateError(
+      `objective.klBeta: the reference weights (${o.init.checkpoint ?? `fresh, seed ${o.init.seed}`}) do not fit the resumed model: ${misfit.says('the model needs shape')}`,
+      { name: misfit.name, origin },
+    );
   return new Map([...params].map(([n, w]) => [n, w.slice()]));
 }

@@ -2,13 +2,14 @@
 // Hugging Face directory (through loadModel; fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
 // thread (ownThread, the default) or on this one.
 import {
-  AdamW, HfTokenizer, ModelSession, checkpointShapes, initParameters, loadModel, loadTokenizer, parameterShapes, validateDecoderConfig,
+  AdamW, HfTokenizer, ModelSession, checkpointShapes, initParameters, loadModel, loadTokenizer, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
 import { resolvePolicyModel } from '../loop/policy/policy-model.js';
 import { LearnerStateError } from './errors.js';
 import { klReference } from './kl-reference.js';
+import { weightsMisfit } from './weights-fit.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import type { LearnerOptions, ResolvedLearnerOptions } from './options.js';
 import { PolicyTrainer } from './policy-trainer.js';
@@ -62,12 +63,8 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
     origin = 'fresh';
   }
   const config = validateDecoderConfig(model);
-  const shapes = parameterShapes(config);
-  for (const [name, shape] of shapes) {
-    const p = params.get(name);
-    if (!p || p.length !== shape.reduce((a, b) => a * b, 1))
-      throw new LearnerStateError(`${origin} weights: parameter ${name} is ${p ? `${p.length} values` : 'missing'}, the model config needs shape [${shape}]`, { name, origin });
-  }
+  const misfit = weightsMisfit(params, config);
+  if (misfit) throw new LearnerStateError(`${origin} weights: ${misfit.says('the model config needs shape')}`, { name: misfit.name, origin });
   const { klBeta, ...objective } = o.objective;
   const kl = klBeta > 0 ? { kl: { beta: klBeta, reference: await klReference(origin, params, config, o) } } : {};
   const trainerOptions = { ...objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells, ...kl };
