@@ -10,7 +10,7 @@
 // Prints a table, then one JSON line (`--json`: the table goes to stderr).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir as osTmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { armArgs, resolveExperimentConfig, type ArmName } from '../experiment/index.js';
@@ -65,7 +65,7 @@ interface RunFigures {
 }
 
 function runOnce(eta: number): Promise<RunFigures> {
-  const dir = mkdtempSync(join(osTmpdir(), `spade-bench-loop-${eta}-`));
+  const dir = mkdtempSync(join(tmpdir(), `spade-bench-loop-${eta}-`));
   const args = [repoPath('runtime/start.js'), '--role', 'all', '--run-dir', dir, '--iterations', String(ITERATIONS), '--set', `run.maxStaleness=${eta}`, ...SETTINGS.flatMap((s) => ['--set', s])];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -131,10 +131,9 @@ async function compareEta(): Promise<void> {
   console.log(JSON.stringify({ bench: 'loop', iterations: ITERATIONS, designsPerIteration: DESIGNS, k: K, rounds: ROUNDS, sync, async: async2, ratio: Number(ratio.toFixed(3)), stalenessBounded: bounded }));
 }
 
-
 /** One arm run to the episode budget; figures from its metrics and the CPU of its process tree. */
 function runArm(preset: string, arm: ArmName, episodes: number, seed: number): Promise<ArmRunFigures> {
-  const dir = mkdtempSync(join(osTmpdir(), `spade-bench-loop-${arm}-`));
+  const dir = mkdtempSync(join(tmpdir(), `spade-bench-loop-${arm}-`));
   const c = resolveExperimentConfig(preset, { budgetEpisodes: episodes, budgetTokens: 0 });
   // No curve checkpoints and no live view: only the loop's own work is timed.
   const args = [...armArgs(c, arm, seed, dir), '--set', 'run.curvePoints=0', '--set', 'run.view="off"'];
