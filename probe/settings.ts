@@ -2,7 +2,7 @@
 // else changed. The probe's curriculum moves knobs as ACCEL edits a level: a child nudges one or two knobs of its
 // parent (warmstart's nudge: half to twice the value), kept within a factor of the family root's value so that a
 // chain of edits cannot run off to settings whose episodes outgrow the agent's context. Pure: text in, text out.
-import { knobsOf, replaceSpans, type IntKnob } from '../actors/designer/index.js';
+import { knobsOf, withKnobs, type IntKnob } from '../actors/designer/index.js';
 import { nudge, shuffled } from '../warmstart/index.js';
 
 export interface Setting {
@@ -23,11 +23,6 @@ const intKnobs = (code: string): IntKnob[] => knobsOf(code).filter((k): k is Int
 export function rootSetting(family: string, code: string): Setting | null {
   const ks = intKnobs(code);
   return ks.length === 0 ? null : { family, knobs: Object.fromEntries(ks.map((k) => [k.name, k.value])), code };
-}
-
-/** The module at other knob values (unknown names are ignored). */
-export function withKnobs(code: string, values: Record<string, number>): string {
-  return replaceSpans(code, intKnobs(code).filter((k) => k.name in values).map((k) => ({ start: k.start, end: k.end, text: String(values[k.name]) })));
 }
 
 export interface ChildOptions {

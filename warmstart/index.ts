@@ -11,7 +11,8 @@ export { openDocuments, standInDocuments, type DocumentSource, type DocumentSour
 export { designerEditExample, agentExamples, sampleMemory, libraryMemoryLine, type Example, type Role } from './examples.js';
 export { WarmStartData, type DataStreamOptions } from './data-stream.js';
 export { DEFAULT_WARM_START_OPTIONS, validateWarmStartOptions, type WarmStartOptions, type ResolvedWarmStartOptions, type WarmStartModelOptions } from './options.js';
-export { warmStart, designerEditInputs, type WarmStartSummary, type LossPoint } from './train.js';
+export { knobSettings, type KnobSettings, type SettingPlan } from './knob-settings.js';
+export { warmStart, designerEditInputs, knobSettingsOf, type WarmStartSummary, type LossPoint } from './train.js';
 export { NEAR_TIER_SETTINGS, knobSetting } from './reserved.js';
 export { evaluateDesigner, DEFAULT_DESIGNER_EVAL_OPTIONS, type DesignerEvalOptions, type DesignerEvalResult, type DesignerSample } from './designer-eval.js';
 export { evaluateAgent, DEFAULT_AGENT_EVAL_OPTIONS, type AgentEvalOptions, type AgentEvalResult, type AgentEnvResult } from './agent-eval.js';

@@ -57,6 +57,17 @@ export interface WarmStartOptions {
    * agent data, so the agent meets the variety the loop's designer writes rather than one wording per family.
    */
   childEpisodes?: number;
+  /**
+   * Library modules (by name) whose other knob settings the agent also imitates (knob-settings.ts): each module with
+   * its integer knobs at `settingsPerModule` other values (never a near-tier setting), played by its oracle on seeds
+   * 1..settingEpisodes, each without and with the hint. The copy stage gives door-code and ticket-close their digit
+   * widths this way, so the number the agent types is one it reads (docs/warm-start.md).
+   */
+  settingModules?: string[];
+  settingsPerModule?: number;
+  settingEpisodes?: number;
+  /** A drawn knob stays within [value / settingSpread, value · settingSpread]. */
+  settingSpread?: number;
   /** Validated children the designer learns per library parent (parent → child edits). */
   editsPerParent?: number;
   /**
@@ -106,6 +117,10 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   episodesPerEnv: 8,
   hintEnvEpisodes: 400,
   childEpisodes: 0,
+  settingModules: [],
+  settingsPerModule: 0,
+  settingEpisodes: 16,
+  settingSpread: 4,
   editsPerParent: 24,
   designerOutput: 'module',
   secondEdits: 0.5,
@@ -143,6 +158,10 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     episodesPerEnv: positive,
     hintEnvEpisodes: natural,
     childEpisodes: natural,
+    settingModules: s.array(s.string({ min: 1 })),
+    settingsPerModule: natural,
+    settingEpisodes: positive,
+    settingSpread: s.number({ min: 1 }),
     editsPerParent: positive,
     designerOutput: s.literal('module', 'knobs'),
     secondEdits: s.number({ min: 0, max: 1 }),

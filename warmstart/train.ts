@@ -3,7 +3,7 @@
 // model: a checkpoint, or a Hugging Face directory with its own tokenizer) with AdamW on masked completion NLL, prints
 // progress and saves the checkpoint.
 import { AdamW, ModelSession, initParameters, loadModel, loadTokenizer, packBatch, parameterShapes, saveCheckpoint, validateDecoderConfig, type LoadedModel, type ResolvedDecoderConfig } from '../model/index.js';
-import { SandboxPool } from '../sandbox/index.js';
+import { SandboxPool, makeRandom } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
@@ -11,7 +11,8 @@ import { libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js'
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditPlan, type EditStats } from './edits.js';
 import { NEAR_TIER_SETTINGS } from './reserved.js';
-import { isEditable } from '../actors/designer/index.js';
+import { knobSettings, type KnobSettings } from './knob-settings.js';
+import { isEditable, knobsOf } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
 import { repoPath } from '../runtime/paths.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
@@ -45,6 +46,8 @@ export interface WarmStartSummary {
   episodes: OracleEpisodeStats;
   /** Oracle episodes on the validated children (childEpisodes > 0), else null. */
   childEpisodes: OracleEpisodeStats | null;
+  /** The other knob settings the agent imitated (settingsPerModule > 0), and their oracle episodes; else null. */
+  settings: { modules: string[]; settings: number; reserved: number; episodes: OracleEpisodeStats } | null;
   droppedRows: number;
 }
 
@@ -89,6 +92,22 @@ export function designerEditInputs(o: ResolvedWarmStartOptions, library: readonl
   };
 }
 
+/**
+ * The other knob settings a run with options `o` imitates (settingsPerModule > 0): the named library modules, each
+ * with settingsPerModule settings drawn by knob-settings.ts, never a near-tier one, seeded by `o.seed` apart from the
+ * edits. The tests regenerate a recipe's settings through this function rather than a copy of it.
+ */
+export function knobSettingsOf(o: ResolvedWarmStartOptions, library: readonly LibraryEnv[]): { modules: LibraryEnv[]; drawn: KnobSettings } {
+  if (o.settingModules.length === 0) throw new OptionsError('options.settingModules', 'at least one library module name when settingsPerModule > 0', o.settingModules);
+  const movable = library.filter((m) => knobsOf(m.code).some((k) => k.kind === 'int'));
+  const modules = o.settingModules.map((name, i) => {
+    const e = movable.find((m) => m.name === name);
+    if (!e) throw new OptionsError(`options.settingModules[${i}]`, `a library module with an integer knob (${movable.map((m) => m.name).join(', ')})`, name);
+    return e;
+  });
+  return { modules, drawn: knobSettings(modules, { perModule: o.settingsPerModule, spread: o.settingSpread, reserved: NEAR_TIER_SETTINGS }, makeRandom(o.seed * 7919 + 17)) };
+}
+
 export async function warmStart(options: WarmStartOptions = {}, log: (line: string) => void = console.log): Promise<WarmStartSummary> {
   const o = validateWarmStartOptions(options);
   const t0 = performance.now();
@@ -106,6 +125,8 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   let played, edited;
   let children: LibraryEnv[] = [];
   let childStats: OracleEpisodeStats | null = null;
+  let settingStats: WarmStartSummary['settings'] = null;
+  const settings = o.settingsPerModule > 0 ? knobSettingsOf(o, library) : null;
   try {
     played = await oracleEpisodes(pool, library, seedsOf);
     log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -119,6 +140,16 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
       played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
       childStats = more.stats;
       log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on ${children.length} children of instance-hint parents (${more.stats.hintChanged} hint-changed)`);
+    }
+    if (settings) {
+      // The modules at other knob settings (the copy stage), played like library envs.
+      const { modules, drawn } = settings;
+      const more = await oracleEpisodes(pool, drawn.envs, seeds(o.settingEpisodes));
+      played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
+      children = [...children, ...drawn.envs];
+      settingStats = { modules: modules.map((e) => e.name), settings: drawn.envs.length, reserved: drawn.reserved, episodes: more.stats };
+      log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on ${drawn.envs.length} other knob settings of ${settingStats.modules.join(', ')} `
+        + `(${drawn.reserved} near-tier settings left out, ${more.stats.lost} lost by the oracle)`);
     }
   } finally {
     await pool.close();
@@ -199,7 +230,8 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   const trainSec = (performance.now() - tTrain) / 1000;
   return {
     options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
-    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, childEpisodes: childStats, droppedRows: data.dropped,
+    curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, childEpisodes: childStats,
+    settings: settingStats, droppedRows: data.dropped,
     edits: { ...edited.stats, examples: edited.edits.length },
   };
 }

@@ -58,3 +58,8 @@ export function replaceSpans(code: string, edits: readonly { start: number; end:
   for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
 }
+
+/** The module at other values of its integer knobs (names it does not have are ignored; everything else unchanged). */
+export function withKnobs(code: string, values: Readonly<Record<string, number>>): string {
+  return replaceSpans(code, knobsOf(code).filter((k): k is IntKnob => k.kind === 'int' && k.name in values).map((k) => ({ start: k.start, end: k.end, text: String(values[k.name]) })));
+}

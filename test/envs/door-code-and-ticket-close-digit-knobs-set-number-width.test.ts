@@ -5,7 +5,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { repoPath } from '../../runtime/paths.js';
 import { SandboxPool } from '../../sandbox/index.js';
-import { withKnobs } from '../../probe/index.js';
+import { withKnobs } from '../../actors/designer/index.js';
 
 const door = readFileSync(repoPath('envs', 'library', 'reasoning', 'door-code.js'), 'utf8');
 const ticket = readFileSync(repoPath('envs', 'library', 'tools', 'ticket-close.js'), 'utf8');

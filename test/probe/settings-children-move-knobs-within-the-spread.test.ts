@@ -2,7 +2,8 @@
 // else in the module; the same knob values give the same key.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { childSetting, rootSetting, settingKey, withKnobs } from '../../probe/index.js';
+import { withKnobs } from '../../actors/designer/index.js';
+import { childSetting, rootSetting, settingKey } from '../../probe/index.js';
 import { makeRandom } from '../../sandbox/index.js';
 import { repoPath } from '../../runtime/paths.js';
 
