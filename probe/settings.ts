@@ -2,7 +2,7 @@
 // else changed. The probe's curriculum moves knobs as ACCEL edits a level: a child nudges one or two knobs of its
 // parent (warmstart's nudge: half to twice the value), kept within a factor of the family root's value so that a
 // chain of edits cannot run off to settings whose episodes outgrow the agent's context. Pure: text in, text out.
-import { knobsOf, withKnobs, type IntKnob } from '../actors/designer/index.js';
+import { intKnobsOf, withKnobs } from '../actors/designer/index.js';
 import { nudge, shuffled } from '../warmstart/index.js';
 
 export interface Setting {
@@ -17,11 +17,9 @@ export function settingKey(s: Pick<Setting, 'family' | 'knobs'>): string {
   return `${s.family}{${Object.entries(s.knobs).map(([k, v]) => `${k}=${v}`).join(',')}}`;
 }
 
-const intKnobs = (code: string): IntKnob[] => knobsOf(code).filter((k): k is IntKnob => k.kind === 'int');
-
 /** The setting a module is written at; null when it has no integer knob (nothing for a curriculum to move). */
 export function rootSetting(family: string, code: string): Setting | null {
-  const ks = intKnobs(code);
+  const ks = intKnobsOf(code);
   return ks.length === 0 ? null : { family, knobs: Object.fromEntries(ks.map((k) => [k.name, k.value])), code };
 }
 

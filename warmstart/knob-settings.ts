@@ -4,7 +4,7 @@
 // four); many settings make the answer something to read off the observation. Each knob is drawn log-uniformly within
 // [value / spread, value · spread] (so one-digit codes are as likely as eight-digit ones), and a setting the near
 // held-out tier uses (reserved.ts) is never drawn. Pure and seeded.
-import { knobsOf, withKnobs, type IntKnob } from '../actors/designer/index.js';
+import { intKnobsOf, withKnobs } from '../actors/designer/index.js';
 import { libraryEnvOf, type LibraryEnv } from './library.js';
 import { knobSetting } from './reserved.js';
 
@@ -37,7 +37,7 @@ export function knobSettings(modules: readonly LibraryEnv[], plan: SettingPlan, 
   const envs: LibraryEnv[] = [];
   let reserved = 0;
   for (const m of modules) {
-    const ints = knobsOf(m.code).filter((k): k is IntKnob => k.kind === 'int');
+    const ints = intKnobsOf(m.code);
     if (ints.length === 0) continue;
     const seen = new Set<string>([knobSetting(m.code)]);
     // A bounded number of draws: a small knob space repeats itself, and the loop must end.

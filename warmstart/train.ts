@@ -12,7 +12,7 @@ import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditPlan, type EditStats } from './edits.js';
 import { NEAR_TIER_SETTINGS } from './reserved.js';
 import { knobSettings, type KnobSettings } from './knob-settings.js';
-import { isEditable, knobsOf } from '../actors/designer/index.js';
+import { intKnobsOf, isEditable } from '../actors/designer/index.js';
 import { OptionsError } from '../runtime/options.js';
 import { repoPath } from '../runtime/paths.js';
 import { validateWarmStartOptions, type ResolvedWarmStartOptions, type WarmStartOptions } from './options.js';
@@ -99,7 +99,7 @@ export function designerEditInputs(o: ResolvedWarmStartOptions, library: readonl
  */
 export function knobSettingsOf(o: ResolvedWarmStartOptions, library: readonly LibraryEnv[]): { modules: LibraryEnv[]; drawn: KnobSettings } {
   if (o.settingModules.length === 0) throw new OptionsError('options.settingModules', 'at least one library module name when settingsPerModule > 0', o.settingModules);
-  const movable = library.filter((m) => knobsOf(m.code).some((k) => k.kind === 'int'));
+  const movable = library.filter((m) => intKnobsOf(m.code).length > 0);
   const modules = o.settingModules.map((name, i) => {
     const e = movable.find((m) => m.name === name);
     if (!e) throw new OptionsError(`options.settingModules[${i}]`, `a library module with an integer knob (${movable.map((m) => m.name).join(', ')})`, name);

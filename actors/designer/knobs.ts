@@ -59,7 +59,12 @@ export function replaceSpans(code: string, edits: readonly { start: number; end:
   return out;
 }
 
+/** The module's integer knobs (counts, ranges, tries) in source order: what a setting of it is made of. */
+export function intKnobsOf(code: string): IntKnob[] {
+  return knobsOf(code).filter((k): k is IntKnob => k.kind === 'int');
+}
+
 /** The module at other values of its integer knobs (names it does not have are ignored; everything else unchanged). */
 export function withKnobs(code: string, values: Readonly<Record<string, number>>): string {
-  return replaceSpans(code, knobsOf(code).filter((k): k is IntKnob => k.kind === 'int' && k.name in values).map((k) => ({ start: k.start, end: k.end, text: String(values[k.name]) })));
+  return replaceSpans(code, intKnobsOf(code).filter((k) => k.name in values).map((k) => ({ start: k.start, end: k.end, text: String(values[k.name]) })));
 }
