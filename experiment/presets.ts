@@ -110,13 +110,11 @@ export const PRESETS: Record<string, ExperimentConfig> = {
     baseCheckpoint: 'model/checkpoints/base-knobs', curvePoints: 2, set: { 'loop.modules': NEAR_FAMILIES, 'loop.designer.output': 'knobs' },
     eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 32 } },
   },
-  // v3 with the learner's KL term to the base (β 0.1, the learner probe's best lever: docs/experiments/2026-12-05-probe-kl).
-  'reference-knobs-kl': {
-    preset: 'reference-knobs-kl', budgetTokens: 0, budgetEpisodes: 20_000, arms: [...ARM_NAMES], seeds: { spade: 3, 'fixed-envs': 3 },
-    baseCheckpoint: 'model/checkpoints/base-knobs', curvePoints: 2,
-    set: { 'loop.modules': NEAR_FAMILIES, 'loop.designer.output': 'knobs', 'loop.learner.objective.klBeta': 0.1 },
-    eval: { suite: 'envs/heldout', files: [], seeds: 4, firstSeed: 1001, hint: true, resamples: 2000, validationSeeds: 8, near: { suite: 'envs/heldout-near', seeds: 32 } },
-  },
+};
+// v3 with the learner's KL term to the base (β 0.1, the learner probe's best lever: docs/experiments/2026-12-05-probe-kl).
+PRESETS['reference-knobs-kl'] = {
+  ...PRESETS['reference-knobs']!, preset: 'reference-knobs-kl',
+  set: { ...PRESETS['reference-knobs']!.set, 'loop.learner.objective.klBeta': 0.1 },
 };
 
 export type ExperimentConfigInput = Partial<Omit<ExperimentConfig, 'eval'>> & { eval?: Partial<ExperimentEvalOptions> };
