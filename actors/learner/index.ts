@@ -5,5 +5,5 @@ export { PolicyTrainer } from './policy-trainer.js';
 export { readAccounting } from './accounting.js';
 export { type UpdateReport } from './learner-metrics.js';
 export { createLearnerActor } from './learner-actor.js';
-export { GroupReduce } from './group-reduce.js';
-export { GroupTrainer, type GroupRoundStats } from './group-trainer.js';
+export { GroupReduce } from './group/reduce.js';
+export { GroupTrainer, type GroupRoundStats } from './group/trainer.js';

@@ -12,7 +12,7 @@ import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
 import { LearnerStateError, isLearnerDivergedError } from './errors.js';
 import { LearnerLock } from './learner-lock.js';
-import { ABSENT, GroupReduce } from './group-reduce.js';
+import { ABSENT, GroupReduce } from './group/reduce.js';
 import type { BatchIn } from './learner-logic.js';
 import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';

@@ -4,8 +4,8 @@
 import { isNonFiniteWeightsError, isWeightTransportError, type WeightPublisher } from '../../weight-sync/index.js';
 import type { Connection } from '../../runtime/connection.js';
 import { LearnerDivergedError } from './errors.js';
-import { publishGroupState } from './group-state.js';
-import { GroupTrainer } from './group-trainer.js';
+import { publishGroupState } from './group/state.js';
+import { GroupTrainer } from './group/trainer.js';
 import type { TrainerHandle } from './trainer-thread.js';
 
 export async function publishVersion(conn: Connection, publisher: WeightPublisher, trainer: TrainerHandle, version: number, log: (line: string) => void): Promise<void> {

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { AdamW, ModelSession, initParameters, type AdamWState } from '../../../model/index.js';
 import { GroupReduce, GroupTrainer, PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
-import { weightsHash } from '../../../actors/learner/group-trainer.js';
+import { weightsHash } from '../../../actors/learner/group/trainer.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 import { TINY, traj } from './tiny.js';
 

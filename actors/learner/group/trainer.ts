@@ -1,15 +1,15 @@
 // Synchronous data-parallel training over the learner group: one update is one group round. Members exchange their
 // round metadata (per-role token counts, trajectory ids, the hash of the weights they start from), each computes the
 // gradient of the group's loss on its own share (token means over the whole group's tokens), the gradients are summed
-// over the bus (group-reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
+// over the bus (reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
 // the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
 // with an empty contribution, so all members stay in lockstep.
 import { createHash } from 'node:crypto';
-import { noUpdateStats, type PolicyTrainer, type UpdateStats } from './policy-trainer.js';
-import { ROLES, roleTokens, type Role, type Row } from './rows.js';
-import type { TrainerHandle, TrainerState } from './trainer-thread.js';
-import type { GroupReduce } from './group-reduce.js';
-import { GroupDivergedError, GroupOutOfSyncError } from './group-errors.js';
+import { noUpdateStats, type PolicyTrainer, type UpdateStats } from '../policy-trainer.js';
+import { ROLES, roleTokens, type Role, type Row } from '../rows.js';
+import type { TrainerHandle, TrainerState } from '../trainer-thread.js';
+import type { GroupReduce } from './reduce.js';
+import { GroupDivergedError, GroupOutOfSyncError } from './errors.js';
 
 /** What one group round did, beside the member's own update statistics. */
 export interface GroupRoundStats {

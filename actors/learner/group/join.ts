@@ -1,18 +1,18 @@
 // A learner joining the learner group: it starts from its own checkpoint, unless the group's published state is
-// further along; then it takes the group's weights and optimizer moments (group-state.ts) and the trajectory ids of
+// further along; then it takes the group's weights and optimizer moments (state.ts) and the trajectory ids of
 // the rounds it missed, so that their redeliveries are recognised here too (rounds pruned from the bucket are past
 // redelivery: their ids are not needed).
-import { parameterShapes } from '../../model/index.js';
-import { isWeightTransportError } from '../../weight-sync/index.js';
-import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
-import type { AccountingLog } from './accounting.js';
-import { LearnerStateError } from './errors.js';
-import type { GroupReduce } from './group-reduce.js';
-import { loadGroupState } from './group-state.js';
-import { GroupTrainer } from './group-trainer.js';
-import type { LoadedLearnerModel } from './learner-model.js';
-import type { LocalTrainer } from './trainer-thread.js';
+import { parameterShapes } from '../../../model/index.js';
+import { isWeightTransportError } from '../../../weight-sync/index.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { BUCKETS, learnerRoundKey } from '../../../runtime/subjects.js';
+import type { AccountingLog } from '../accounting.js';
+import { LearnerStateError } from '../errors.js';
+import type { GroupReduce } from './reduce.js';
+import { loadGroupState } from './state.js';
+import { GroupTrainer } from './trainer.js';
+import type { LoadedLearnerModel } from '../learner-model.js';
+import type { LocalTrainer } from '../trainer-thread.js';
 
 /** The trajectory ids of each group round this member missed, to append to its accounting log. */
 export type MissedRounds = Array<[round: number, ids: string[]]>;

@@ -6,20 +6,20 @@
 // dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
 // Every contribution carries the id of its member's process run (`life`), and the round's first part pins each member's
 // life: a member restarted as a new process cannot take part, with a second contribution, in a round that its previous
-// process's contribution is committed in. The pieces: group-contributions.ts (chunks), group-members.ts (heartbeats),
-// group-round-keys.ts (commits, ids, pruning), group-batches.ts (batch announcements).
+// process's contribution is committed in. The pieces: contributions.ts (chunks), members.ts (heartbeats),
+// round-keys.ts (commits, ids, pruning), batches.ts (batch announcements).
 import { randomUUID } from 'node:crypto';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, STREAMS } from '../../runtime/subjects.js';
-import { LearnerStateError } from './errors.js';
-import { BatchAnnouncements } from './group-batches.js';
-import { Contributions, pushContribution } from './group-contributions.js';
-import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
-import { GroupMembers } from './group-members.js';
-import { FIRST_PART, RoundKeys, type Commit } from './group-round-keys.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { BUCKETS, STREAMS } from '../../../runtime/subjects.js';
+import { LearnerStateError } from '../errors.js';
+import { BatchAnnouncements } from './batches.js';
+import { Contributions, pushContribution } from './contributions.js';
+import { GroupExcludedError, GroupOutOfSyncError } from './errors.js';
+import { GroupMembers } from './members.js';
+import { FIRST_PART, RoundKeys, type Commit } from './round-keys.js';
 
-export { ABSENT, JOINING } from './group-members.js';
+export { ABSENT, JOINING } from './members.js';
 
 export interface GroupReduceOptions {
   hostId: string;
@@ -160,7 +160,7 @@ export class GroupReduce {
     return this.keys.roundIds(round);
   }
 
-  /** Prunes the round keys of old rounds (group-round-keys.ts); the round's first member calls it. */
+  /** Prunes the round keys of old rounds (round-keys.ts); the round's first member calls it. */
   prune(): Promise<number | null> {
     return this.keys.prune();
   }
@@ -196,7 +196,7 @@ export class GroupReduce {
     return this.members.appliedRound(round, members);
   }
 
-  /** Live members able to take part in `round`'s `part` (group-members.ts says who). */
+  /** Live members able to take part in `round`'s `part` (members.ts says who). */
   async liveMembers(round: number, part = FIRST_PART): Promise<string[]> {
     return this.members.live(round, part === FIRST_PART);
   }
