@@ -9,8 +9,8 @@
 // process's contribution is committed in. The pieces: contributions.ts (chunks), members.ts (heartbeats),
 // round-keys.ts (commits, ids, pruning), batches.ts (batch announcements).
 import { randomUUID } from 'node:crypto';
-import { DeliverPolicy } from '@nats-io/jetstream';
 import type { Connection } from '../../../runtime/connection.js';
+import { followOrdered, type Follow } from '../../../runtime/follow.js';
 import { BUCKETS, STREAMS } from '../../../runtime/subjects.js';
 import { LearnerStateError } from '../errors.js';
 import { BatchAnnouncements } from './batches.js';
@@ -81,7 +81,7 @@ export class GroupReduce {
     private readonly members: GroupMembers,
     private readonly keys: RoundKeys,
     private readonly batches: BatchAnnouncements,
-    private readonly sub: { stop(): void },
+    private readonly sub: Follow<unknown>,
     options: Required<GroupReduceOptions>,
   ) {
     this.options = options;
@@ -96,9 +96,8 @@ export class GroupReduce {
     const keys = await RoundKeys.open(conn, o);
     // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
     // consumer instead of being cut off by the server as a slow consumer, which loses chunks. No filter: the stream
-    // stores only SUBJECTS.learnerReduce (a filter would be nats-server 2.10's `filter_subjects` in some clients).
-    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { deliver_policy: DeliverPolicy.New });
-    const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
+    // stores only SUBJECTS.learnerReduce.
+    const msgs = await followOrdered(conn, { stream: STREAMS.learnerReduce, from: 'new', maxMessages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
     const members = await GroupMembers.start(await conn.kvm.open(BUCKETS.learners), o, round);
     const self = new GroupReduce(conn, members, keys, new BatchAnnouncements(conn, o.hostId), msgs, o);
     void (async () => {
@@ -230,10 +229,11 @@ export class GroupReduce {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.sub.stop();
+    const unsubscribed = this.sub.close();
     this.batches.close();
     this.contributions.wake();
     await this.members.close();
+    await unsubscribed;
   }
 
   private chunk(m: Parameters<Contributions['add']>[0]): void {
