@@ -20,7 +20,6 @@ import { mergeLearnerOptions, validateLearnerOptions, type LearnerOptions } from
 import { openReducer, type GradientReducer } from './reducer.js';
 import { SUBJECTS } from '../../runtime/subjects.js';
 
-/**
 /** Test and benchmark seams: the pipeline counter (default: the real consumers) and a sink for the learner's logs. */
 export interface LearnerActorHooks {
   workInFlight?: () => Promise<number>;
@@ -32,8 +31,9 @@ export type LearnerActor = Actor & { learner(): Learner | null; events: EventEmi
 
 /**
  * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of
- * `run.designsPerIteration` batches; `options` override them. Only the host holding the learner lock trains; another
- * stands by (start() returns at once, nothing is pulled) and takes over when the lock is released or expires.
+ * `run.designsPerIteration` batches; `options` override them. Alone, only the host holding the learner lock trains;
+ * another stands by (start() returns at once, nothing is pulled) and takes over when the lock is released or expires.
+ * In a learner group (`group.enabled`) every learner host trains.
  */
 export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerActorHooks = {}): LearnerActor {
   let learner: Learner | null = null;
@@ -121,7 +121,8 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).
       const takeDeliveredOnDrainMs = (): number => (trainOnStop && learner !== null && !learner.stopped ? 5_000 : 0);
       const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs };
-      // In a group every learner host trains and pulls its share; the rounds keep the weights the same everywhere.
+      // The reducer launches the learner: alone, once this host holds the learner lock (a standby launches later); in a
+      // group at once, every host pulling its share while the rounds keep the weights the same everywhere.
       await r.takePart(async () => {
         current = create();
         await current;

@@ -229,11 +229,10 @@ export class GroupReduce {
 
   async close(): Promise<void> {
     this.closed = true;
-    const unsubscribed = this.sub.close();
+    void this.sub.close(); // not waited for: the loop may still be reading chunks pushed before
     this.batches.close();
     this.contributions.wake();
     await this.members.close();
-    await unsubscribed;
   }
 
   private chunk(m: Parameters<Contributions['add']>[0]): void {
