@@ -1,6 +1,6 @@
 // One building block for everything that follows a stream or a KV bucket: a durable work-queue consumer (the host),
-// an ephemeral consumer over stored subjects (coordinator, `spade tail`) or a KV watch (memory store, weight
-// watcher). Each is an async iterator of data, as nats.js v3 gives them: control events come apart from the data on
+// an ephemeral consumer over stored subjects (coordinator, `spade tail`), an ordered consumer over a transient stream
+// (the learner group's reduce) or a KV watch (memory store, weight watcher, the learner group's heartbeats). Each is an async iterator of data, as nats.js v3 gives them: control events come apart from the data on
 // status(), a failure of the subscription is thrown into the loop, and leaving the loop (break, return, throw)
 // closes the subscription. Nothing else in the code base calls consume(), fetch(), next() or watch().
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type ConsumerNotification, type JsMsg } from '@nats-io/jetstream';
@@ -35,6 +35,14 @@ export interface StreamFollow {
   maxMessages?: number;
 }
 
+export interface OrderedFollow {
+  /** Every subject of the stream: no filter (a filter is nats-server 2.10's `filter_subjects` in some clients). */
+  stream: string;
+  from: FollowFrom;
+  /** Messages the server may push ahead of the loop. */
+  maxMessages: number;
+}
+
 /**
  * How long one pull request waits on the server. nats.js sends heartbeats every half of it and re-pulls after two
  * are missed, so this bounds how long a consumer stays blind after its server (or the consumer's leader) is lost:
@@ -54,17 +62,30 @@ export async function followDurable(conn: Pick<Connection, 'js'>, d: DurableFoll
  * removes once idle (ordered consumers need nats-server 2.10+). Messages are acked as they are read.
  */
 export async function followStream(conn: Pick<Connection, 'js' | 'jsm'>, s: StreamFollow): Promise<Follow<JsMsg>> {
-  const start = s.from === 'all' ? { deliver_policy: DeliverPolicy.All } : s.from === 'new'
-    ? { deliver_policy: DeliverPolicy.New }
-    : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: s.from.since.toISOString() };
-  const ci = await conn.jsm.consumers.add(s.stream, { ack_policy: AckPolicy.Explicit, filter_subject: s.filter, inactive_threshold: 30e9, mem_storage: true, ...start });
+  const ci = await conn.jsm.consumers.add(s.stream, { ack_policy: AckPolicy.Explicit, filter_subject: s.filter, inactive_threshold: 30e9, mem_storage: true, ...startOf(s.from) });
   return fromConsumer(await conn.js.consumers.getConsumerFromInfo(ci).consume({ max_messages: s.maxMessages ?? 256, expires: PULL_EXPIRES_MS }), true);
+}
+
+/**
+ * Follows a whole stream through an ordered consumer: nothing to ack, and the client recreates it past a gap, so a
+ * reader that falls behind is paced instead of cut off. For transient streams that every reader reads in full (the
+ * learner group's contributions); the role needs the named consumer create (`reads.ordered` in permissions.ts).
+ */
+export async function followOrdered(conn: Pick<Connection, 'js'>, o: OrderedFollow): Promise<Follow<JsMsg>> {
+  const consumer = await conn.js.consumers.get(o.stream, startOf(o.from));
+  return fromConsumer(await consumer.consume({ max_messages: o.maxMessages }), false);
 }
 
 /** Follows a KV bucket (or one key of it): its current values first, then every change. */
 export async function followKv(kv: KV, key?: string): Promise<Follow<KvWatchEntry>> {
   const iter = await kv.watch(key === undefined ? {} : { key });
   return fromIterator(iter, async () => iter.stop(), undefined);
+}
+
+function startOf(from: FollowFrom): { deliver_policy: DeliverPolicy; opt_start_time?: string } {
+  if (from === 'all') return { deliver_policy: DeliverPolicy.All };
+  if (from === 'new') return { deliver_policy: DeliverPolicy.New };
+  return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.since.toISOString() };
 }
 
 function fromConsumer(msgs: ConsumerMessages, autoAck: boolean): Follow<JsMsg> {

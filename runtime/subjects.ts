@@ -32,7 +32,7 @@ export const SUBJECTS = {
   sandboxStepOnHost: (hostId: string) => `spade.sandbox.step.host.${hostId}`,
   /** Core (not stored) push of published weights' bytes, the fast lane beside the object store (weight-sync/live.ts). */
   weightsLive: 'spade.weights.live',
-  /** Contributions of the learner group's rounds (actors/learner/group-reduce.ts; stream STREAMS.learnerReduce). */
+  /** Contributions of the learner group's rounds (actors/learner/group/reduce.ts; stream STREAMS.learnerReduce). */
   learnerReduce: 'spade.learner.reduce',
   /** Core announcements of the labeled batches each learner-group member received (iteration-aligned rounds). */
   learnerBatches: 'spade.learner.batches',

@@ -3,7 +3,7 @@
 // hash, trajectories, compute and exchange time, bytes pushed), `started` once it pulls, and a `status` line every
 // second (its learner's phase and round, and what its group exchange waits for) that the benchmark reports when a
 // wait times out. SIGTERM drains it.
-import { GroupTrainer, createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
+import { createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
 import { ActorHost } from '../runtime/host.js';
@@ -40,11 +40,10 @@ process.stdout.on('error', () => process.exit(1)); // the benchmark is gone: so 
 process.stdout.write('started\n');
 setInterval(() => {
   const l = actor.learner();
-  const group = l?.trainer instanceof GroupTrainer ? l.trainer.group : null;
   process.stdout.write(JSON.stringify({
     status: {
       host: hostId, ts: Date.now(), learner: l === null ? 'none (starting or restarting)' : l.phase, updates: l?.stats.updates ?? null, buffered: l?.buffered ?? null,
-      ...(group ? { newestRound: group.newestRound, ...group.membership, waiting: group.waiting } : {}),
+      ...l?.peers,
     },
   }) + '\n');
 }, 1_000).unref();

@@ -90,6 +90,20 @@ export class AccountingLog {
     await this.fh.appendFile(JSON.stringify({ kind: 'update', update, version, applied: ids } satisfies AccountingLine) + '\n');
   }
 
+  /**
+   * Appends updates the weights hold but this log lacks (a learner group's rounds this member missed, applied by the
+   * others), as final at once; ids the log has already (a round applied here before a stop) are not written again.
+   */
+  async appliedElsewhere(updates: ReadonlyArray<readonly [update: number, ids: string[]]>, version: number): Promise<void> {
+    if (updates.length === 0) return;
+    for (const [update, ids] of updates) {
+      const fresh = ids.filter((id) => !this.seen(id));
+      if (fresh.length > 0) await this.applied(update, version, fresh);
+    }
+    await this.sync();
+    this.checkpointed();
+  }
+
   /** Records drops durably (fsync): they are final at once, whatever happens to the weights. */
   async dropped(version: number, reason: DropReason, ids: string[]): Promise<void> {
     if (ids.length === 0) return;

@@ -1,8 +1,8 @@
 // The learner as a host actor: start() builds the Learner (resuming from <run.dir>/learner) and, once it holds the
 // learner lock, has the host pull its durable consumer; handle() holds each labeled batch's message and hands it to
 // the learner, whose logic acks it once a checkpoint (or a drop on disk) makes it final. stop() drains the learner
-// with a final checkpoint. A lock in KV keeps one learner active per cluster (it owns the weights and the version);
-// others stand by without pulling.
+// with a final checkpoint. Its reducer (reducer.ts) says when it trains: a lone learner once it holds the learner
+// lock (it owns the weights and the version; other hosts stand by without pulling), a group member at once.
 import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import type { Actor, Pulling } from '../../runtime/actor.js';
@@ -11,17 +11,15 @@ import { consumerFor } from '../../runtime/topology-decls.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
 import { LearnerStateError, isLearnerDivergedError } from './errors.js';
-import { LearnerLock } from './learner-lock.js';
-import { ABSENT, GroupReduce } from './group-reduce.js';
 import type { BatchIn } from './learner-logic.js';
 import type { UpdateReport } from './learner-metrics.js';
 import { Learner } from './learner.js';
 import { learnerModelFrom } from './learner-model.js';
 import { pipelineWorkInFlight } from './work-in-flight.js';
 import { mergeLearnerOptions, validateLearnerOptions, type LearnerOptions } from './options.js';
-import { BUCKETS, SUBJECTS } from '../../runtime/subjects.js';
+import { openReducer, type GradientReducer } from './reducer.js';
+import { SUBJECTS } from '../../runtime/subjects.js';
 
-/**
 /** Test and benchmark seams: the pipeline counter (default: the real consumers) and a sink for the learner's logs. */
 export interface LearnerActorHooks {
   workInFlight?: () => Promise<number>;
@@ -33,21 +31,20 @@ export type LearnerActor = Actor & { learner(): Learner | null; events: EventEmi
 
 /**
  * Defaults from the cluster config: the model of `loop.policy`, η = `run.maxStaleness`, iteration-aligned updates of
- * `run.designsPerIteration` batches; `options` override them. Only the host holding the learner lock trains; another
- * stands by (start() returns at once, nothing is pulled) and takes over when the lock is released or expires.
+ * `run.designsPerIteration` batches; `options` override them. Alone, only the host holding the learner lock trains;
+ * another stands by (start() returns at once, nothing is pulled) and takes over when the lock is released or expires.
+ * In a learner group (`group.enabled`) every learner host trains.
  */
 export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerActorHooks = {}): LearnerActor {
   let learner: Learner | null = null;
   /** The learner batches go to: null until this host holds the lock; a restart replaces it. */
   let current: Promise<Learner | null> = Promise.resolve(null);
-  let lock: LearnerLock | null = null;
-  let standby: Promise<void> | null = null;
   /** A learner being restarted after a failed update (stop() waits for it, then stops it). */
   let restarting: Promise<void> | null = null;
   let restartPending = false;
   let pulling: Pulling | null = null;
-  /** This host's membership of the learner group (loop.learner.group.enabled), kept across restarts of the learner. */
-  let group: GroupReduce | null = null;
+  /** How this host takes part (the lock, or the learner group's membership), kept across restarts of the learner. */
+  let reducer: GradientReducer | null = null;
   const ac = new AbortController();
   const events = new EventEmitter();
   return {
@@ -77,17 +74,17 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       // An explicit model shape in the learner's own options means fresh weights of that shape, not the policy's checkpoint.
       if (options.model !== undefined && options.init?.checkpoint === undefined) delete o.init?.checkpoint;
       const resolved = validateLearnerOptions(o);
-      const { lockTtlMs: ttl, maxRestarts, pullBatch } = resolved.host;
+      const { maxRestarts, pullBatch } = resolved.host;
       const { trainOnStop } = resolved.cadence;
-      const { enabled: inGroup, roundTimeoutMs: groupRoundTimeoutMs, keepRounds: groupKeepRounds, keepRoundsMs: groupKeepRoundsMs } = resolved.group;
-      const kv = await env.conn.kvm.open(BUCKETS.policy);
       const onLost = (): void => void learner?.crash();
+      const r = await openReducer(env.conn, resolved, { hostId: env.hostId, memberTtlMs: env.config.host.memberTtlMs, signal: ac.signal, log: hooks.log ?? env.log, lockLog: env.log, onLost });
+      reducer = r;
       let restarts = 0;
       const create = async (): Promise<Learner> => {
         const l = await Learner.create({
           conn: env.conn, hostId: env.hostId, threads: env.roleConfig.threads, log: hooks.log ?? env.log,
           stateDir: resolve(o.checkpoints?.dir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), ...(group ? { group } : {}),
+          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), reducer: r,
         }, o);
         learner = l;
         restartPending = false;
@@ -124,38 +121,20 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).
       const takeDeliveredOnDrainMs = (): number => (trainOnStop && learner !== null && !learner.stopped ? 5_000 : 0);
       const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs };
-      const launch = async (l: LearnerLock): Promise<void> => {
-        lock = l;
+      // The reducer launches the learner: alone, once this host holds the learner lock (a standby launches later); in a
+      // group at once, every host pulling its share while the rounds keep the weights the same everywhere.
+      await r.takePart(async () => {
         current = create();
         await current;
         pulling = await env.pull(input);
-      };
-      if (inGroup) {
-        // Every learner host trains: no lock, each pulls its share; the rounds keep the weights the same everywhere.
-        group = await GroupReduce.start(env.conn, {
-          hostId: env.hostId, roundTimeoutMs: groupRoundTimeoutMs, memberTtlMs: env.config.host.memberTtlMs, keepRounds: groupKeepRounds, keepMs: groupKeepRoundsMs, log: hooks.log ?? env.log,
-        }, ABSENT);
-        current = create();
-        await current;
-        pulling = await env.pull(input);
-        return;
-      }
-      // The common case (lock free) starts in line, so a bad checkpoint or option fails the host's start.
-      const first = await LearnerLock.tryAcquire(kv, env.hostId, ttl, env.log, onLost);
-      if ('lock' in first) return launch(first.lock);
-      env.log(`learner: ${first.holder} holds the learner lock; this host stands by`);
-      standby = LearnerLock.acquire(kv, env.hostId, ttl, ac.signal, env.log, onLost)
-        .then(launch)
-        .catch((err: Error) => (ac.signal.aborted ? undefined : env.log(`learner: standby failed: ${err.message}`)));
+      });
     },
     async stop() {
       ac.abort();
-      await (group as GroupReduce | null)?.leave();
-      await standby;
+      await reducer?.leave();
       await restarting;
-      await (learner as Learner | null)?.stop();
-      await (group as GroupReduce | null)?.close();
-      await (lock as LearnerLock | null)?.release();
+      await learner?.stop();
+      await reducer?.close();
     },
   };
 }

@@ -25,6 +25,8 @@ export interface LoadedLearnerModel {
   state: LearnerState;
   /** 'resume' | 'init-checkpoint' | 'fresh', or 'group' once replaced by a learner group's newer state. */
   origin: 'resume' | 'init-checkpoint' | 'fresh' | 'group';
+  /** Updates these weights hold that this learner did not apply (a group's rounds it missed): their trajectory ids. */
+  missed?: Array<[update: number, ids: string[]]>;
 }
 
 /** The model the samplers run (resolvePolicyModel), as learner options, so published weights match it. */

@@ -1,18 +1,17 @@
-// Publishing one policy version from the learner: the weights through weight sync, and in a learner group the
-// optimizer state a joining member starts from. Transport failures are retried a few times (a NATS hiccup must not
-// cost the update); non-finite weights are the learner's divergence, not a transport problem.
+// Publishing one policy version from the learner: the weights through weight sync, then what the reducer publishes
+// beside them (a learner group's optimizer state, which a joining member starts from). Transport failures are retried
+// a few times (a NATS hiccup must not cost the update); non-finite weights are the learner's divergence, not a
+// transport problem.
 import { isNonFiniteWeightsError, isWeightTransportError, type WeightPublisher } from '../../weight-sync/index.js';
-import type { Connection } from '../../runtime/connection.js';
 import { LearnerDivergedError } from './errors.js';
-import { publishGroupState } from './group-state.js';
-import { GroupTrainer } from './group-trainer.js';
+import type { GradientReducer } from './reducer.js';
 import type { TrainerHandle } from './trainer-thread.js';
 
-export async function publishVersion(conn: Connection, publisher: WeightPublisher, trainer: TrainerHandle, version: number, log: (line: string) => void): Promise<void> {
+export async function publishVersion(publisher: WeightPublisher, trainer: TrainerHandle, reducer: Pick<GradientReducer, 'published'>, version: number, log: (line: string) => void): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await publisher.publish(await trainer.weights(), { version, step: trainer.step });
-      if (trainer instanceof GroupTrainer) await publishGroupState(conn, version, trainer.round, (await trainer.state()).optimizer);
+      await reducer.published(version);
       return;
     } catch (err) {
       // The publisher refuses NaN/Inf before uploading anything: say that the learner diverged.

@@ -4,22 +4,18 @@
 // accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
 // back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher, isStaleVersionError } from '../../weight-sync/index.js';
+import { WeightPublisher } from '../../weight-sync/index.js';
 import { parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
 import { AccountingLog } from './accounting.js';
 import { LearnerStateError } from './errors.js';
-import { joinGroup, logMissedRounds } from './group-join.js';
-import type { GroupReduce } from './group-reduce.js';
-import { GroupTrainer, type GroupUpdateStats } from './group-trainer.js';
 import { saveTrainedCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import { initialLearnerState, transition, type BatchIn, type LearnerEffect, type LearnerEvent, type LearnerLogicOptions, type LearnerLogicState } from './learner-logic.js';
 import { publishLearnerMetrics, type LearnerStats, type UpdateReport } from './learner-metrics.js';
-import { loadLearnerModel } from './learner-model.js';
 import { publishVersion } from './learner-publish.js';
 import { validateLearnerOptions, type LearnerOptions, type ResolvedLearnerOptions } from './options.js';
-import { noUpdateStats } from './policy-trainer.js';
+import { IdentityReducer, type GradientReducer } from './reducer.js';
 import type { TrainerHandle } from './trainer-thread.js';
 
 export interface LearnerDeps {
@@ -40,11 +36,10 @@ export interface LearnerDeps {
   /** Called once when the learner stopped itself because an update failed (after it stopped like a crash). */
   onFailure?: (err: Error) => void;
   /**
-   * Makes this learner a member of the learner group (group-reduce.ts): it starts from the group's published state
-   * when that is newer than its own checkpoint, every update is a group round, and only the round's first member
-   * (in host order) publishes the version (with the optimizer state a joining member starts from).
+   * How this learner's updates combine with other learner hosts' (reducer.ts): by default the identity, a lone
+   * learner; a learner group's (group/reducer.ts) makes every update a round of the group's.
    */
-  group?: GroupReduce;
+  reducer?: GradientReducer;
 }
 
 type Event = LearnerEvent<HeldMessage> extends infer E ? (E extends unknown ? Omit<E, 'now'> : never) : never;
@@ -59,13 +54,12 @@ export class Learner extends EventEmitter {
   private finish!: () => void;
   private readonly done = new Promise<void>((r) => (this.finish = r));
   private readonly log: (line: string) => void;
-  /** The members of the last group round (the first one publishes). */
-  private roundMembers: string[] = [];
-  private readonly unlisten: Array<() => void> = [];
+  private readonly unlisten: () => void;
 
   private constructor(
     readonly options: ResolvedLearnerOptions,
     private readonly deps: LearnerDeps,
+    private readonly reducer: GradientReducer,
     readonly config: ResolvedDecoderConfig,
     readonly trainer: TrainerHandle,
     private readonly tokenizer: Tokenizer | HfTokenizer,
@@ -78,42 +72,33 @@ export class Learner extends EventEmitter {
     super();
     this.log = deps.log ?? (() => undefined);
     this.state = initialLearnerState(stats, accounting.final, Date.now());
-    this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: deps.group !== undefined };
-    const g = deps.group;
-    if (g) {
-      // Idle or busy with its own checkpoint, a member joins the others' round as soon as it can.
-      this.unlisten.push(
-        g.onRound(() => void this.dispatch({ type: 'round' }).catch(() => undefined)),
-        g.onBatch((iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined)),
-      );
-    }
+    this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: reducer.lockstep };
+    this.unlisten = reducer.listen({
+      round: () => void this.dispatch({ type: 'round' }).catch(() => undefined),
+      peerBatch: (iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined),
+    });
   }
 
   /**
-   * A group member that is idle while the others are in a round it has not applied joins it. Checked after every
-   * event, not only when the group's first contribution arrives: that signal comes once, and a member busy then
-   * (publishing, checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped
-   * from it after the timeout, and find its own next round refused as one the group already committed.
+   * A learner that is idle while the others are in a round it has not applied joins it. Checked after every event,
+   * not only when the group's first contribution arrives: that signal comes once, and a member busy then (publishing,
+   * checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped from it
+   * after the timeout, and find its own next round refused as one the group already committed.
    */
   private joinPendingRound(): void {
-    const g = this.deps.group;
-    if (g === undefined || this.state.phase !== 'idle' || this.state.stopping) return;
-    if (g.newestRound > (this.trainer as GroupTrainer).round && g.newestRound >= g.joinsFrom) void this.dispatch({ type: 'round' }).catch(() => undefined);
+    if (this.state.phase !== 'idle' || this.state.stopping || !this.reducer.roundPending()) return;
+    void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
   static async create(deps: LearnerDeps, options: LearnerOptions = {}): Promise<Learner> {
     const o = validateLearnerOptions(options);
-    if (deps.group && o.cadence.publishEvery !== 1) throw new LearnerStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.cadence.publishEvery must be 1, got ${o.cadence.publishEvery}`, { field: 'cadence.publishEvery' });
-    // The others' next round waits for this member while it loads (the model, then the group's state).
-    await deps.group?.joining();
-    // A group member trains on the main thread: its gradients go out over the bus between backward and step.
-    const m = await loadLearnerModel(deps.stateDir, deps.group ? { ...o, host: { ...o.host, ownThread: false } } : o, o.host.threads || deps.threads || 0);
-    const missed = deps.group ? await joinGroup(deps.conn, deps.group, deps.hostId, m, deps.log) : [];
+    const reducer = deps.reducer ?? new IdentityReducer();
+    const m = await reducer.load(deps.stateDir, o, o.host.threads || deps.threads || 0);
     let accounting: AccountingLog | null = null;
     try {
       accounting = await AccountingLog.open(deps.stateDir, m.state.updates);
-      await logMissedRounds(accounting, missed, m.state.version);
+      await accounting.appliedElsewhere(m.missed ?? [], m.state.version);
       const publisher = new WeightPublisher(deps.conn, { modelConfig: m.config, shapes: parameterShapes(m.config) });
       // Resume exactly where the learner stopped: the staleness accounting from the checkpoint (it covers the same
       // updates as the weights), the drops from the log (final as soon as written, so also those since the last
@@ -125,10 +110,10 @@ export class Learner extends EventEmitter {
         stalenessHistogram: (m.state.stalenessHistogram ?? []).map((n) => n ?? 0),
         duplicates: 0, computeMs: 0, startedAt: Date.now(), published: [],
       };
-      const l = new Learner(o, deps, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
+      const l = new Learner(o, deps, reducer, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
       await l.alignVersion();
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.batching.eta}`);
-      l.joinPendingRound(); // a round that began while this member was loading
+      l.joinPendingRound(); // a round that began while this learner was loading
       return l;
     } catch (err) {
       // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
@@ -140,18 +125,9 @@ export class Learner extends EventEmitter {
 
   /** Makes the published version the learner's: first publish, or past versions a crash rolled back. */
   private async alignVersion(): Promise<void> {
-    const v = this.stats.version;
     // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
-    const cur = await this.publisher.currentVersion();
-    const to = cur < v ? v : cur > v ? cur + 1 : null;
+    const to = await this.reducer.alignVersion(await this.publisher.currentVersion(), this.stats.version, (v) => this.publish(v));
     if (to === null) return;
-    if (this.deps.group && cur > v) return; // the group went on: its next round brings this member along
-    try {
-      await this.publish(to);
-    } catch (err) {
-      if (this.deps.group && isStaleVersionError(err)) return; // another member published it first
-      throw err;
-    }
     this.state.stats.version = to;
     this.state.stats.published.push(to);
   }
@@ -162,6 +138,11 @@ export class Learner extends EventEmitter {
 
   get version(): number {
     return this.state.stats.version;
+  }
+
+  /** What the reducer knows of the other learners (a group: its newest round, the beats, what an exchange waits for). */
+  get peers(): Record<string, unknown> {
+    return this.reducer.status();
   }
 
   /** Trajectories received and waiting for an update. */
@@ -182,7 +163,7 @@ export class Learner extends EventEmitter {
   /** Takes one labeled batch whose message the host holds; resolves once its drops are on disk and its acks sent. */
   receive(batch: BatchIn, held: HeldMessage): Promise<void> {
     if (this.stopped) return Promise.reject(new LearnerStateError('the learner stopped; the batch goes back to the queue', { streamSeq: held.streamSeq }));
-    this.deps.group?.announceBatch(batch.iteration, batch.batchId);
+    this.reducer.announceBatch(batch.iteration, batch.batchId);
     return this.dispatch({ type: 'received', ref: held, streamSeq: held.streamSeq, batch });
   }
 
@@ -232,19 +213,13 @@ export class Learner extends EventEmitter {
       case 'countWorkInFlight':
         return this.later(async () => ({ type: 'workInFlight', count: await this.deps.workInFlight!().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) }));
       case 'train':
-        if (this.trainer instanceof GroupTrainer) {
-          const group = this.trainer;
-          return this.later(async () => {
-            const stats: GroupUpdateStats = await group.update(f.rows, f.norm, f.ids);
-            this.roundMembers = stats.group.members;
-            return { type: 'trained', stats, groupIds: stats.group.ids };
-          });
-        }
-        // Trajectories that all had zero advantage: no compute, no optimizer step.
-        return this.later(async () => ({ type: 'trained', stats: f.rows.length > 0 ? await this.trainer.update(f.rows, f.norm) : noUpdateStats(this.trainer.step) }));
+        return this.later(async () => {
+          const u = await this.reducer.update(f.rows, f.norm, f.ids);
+          return { type: 'trained', stats: u.stats, groupIds: u.groupIds };
+        });
       case 'publish':
         // In a group only the round's first member uploads; the others move to the same version without.
-        if (this.deps.group && this.roundMembers[0] !== this.deps.hostId) return this.later(async () => ({ type: 'published', version: f.version }));
+        if (!this.reducer.uploads()) return this.later(async () => ({ type: 'published', version: f.version }));
         return this.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
       case 'checkpoint': return this.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':
@@ -272,7 +247,7 @@ export class Learner extends EventEmitter {
   }
 
   private publish(version: number): Promise<void> {
-    return publishVersion(this.deps.conn, this.publisher, this.trainer, version, this.log);
+    return publishVersion(this.publisher, this.trainer, this.reducer, version, this.log);
   }
 
   /** The update lines first, then weights, optimizer and learner state. */
@@ -285,7 +260,7 @@ export class Learner extends EventEmitter {
 
   private close(): Promise<void> {
     clearTimeout(this.timer);
-    for (const u of this.unlisten.splice(0)) u();
+    this.unlisten();
     return (this.closed ??= (async () => {
       await this.accounting.close().catch(() => undefined);
       await this.trainer.close().catch(() => undefined);

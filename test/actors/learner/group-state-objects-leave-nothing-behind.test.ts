@@ -2,7 +2,7 @@
 // entries included: a deleted object otherwise leaves its meta in the object store's stream, one per version for good.
 // Real nats-server.
 import t from 'tap';
-import { publishGroupState } from '../../../actors/learner/group-state.js';
+import { publishGroupState } from '../../../actors/learner/group/state.js';
 import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES } from '../../../runtime/subjects.js';
 import { ensureTopology } from '../../../runtime/topology.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';

@@ -5,6 +5,7 @@
 // a's death is a's group write of the round's ids never completing, then its heartbeats stopping.
 import t from 'tap';
 import { GroupReduce, readAccounting } from '../../../actors/learner/index.js';
+import { GroupReducer } from '../../../actors/learner/group/reducer.js';
 import { Learner } from '../../../actors/learner/learner.js';
 import type { HeldMessage } from '../../../runtime/actor.js';
 import { FAST_DELIVERY, connected, natsServer, tempDir, testConfig } from '../../helpers/nats.js';
@@ -28,7 +29,7 @@ t.test('a member restarted from the group state acks the redelivery of a round i
     const conn = await connected(t, config);
     const group = await GroupReduce.start(conn, { hostId, roundTimeoutMs: 1_500, heartbeatMs: 200, memberTtlMs: 1_000 }, -2);
     t.teardown(() => group.close());
-    const learner = await Learner.create({ conn, hostId, stateDir, group }, options);
+    const learner = await Learner.create({ conn, hostId, stateDir, reducer: new GroupReducer(conn, group) }, options);
     t.teardown(() => learner.crash());
     return { learner, group };
   };

@@ -4,7 +4,7 @@
 // and nothing is pruned before its round is older than the kept time. Real nats-server, the all-reduce alone.
 import t from 'tap';
 import { GroupReduce } from '../../../actors/learner/index.js';
-import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
+import { isGroupExcludedError } from '../../../actors/learner/group/errors.js';
 import { BUCKETS, NATS_SUBJECTS, learnerRoundKey } from '../../../runtime/subjects.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 

@@ -4,8 +4,8 @@
 // applied); a member that joins from the group's weights and optimizer state goes on in lockstep.
 import t from 'tap';
 import { AdamW, ModelSession, initParameters, type AdamWState } from '../../../model/index.js';
-import { GroupReduce, GroupTrainer, PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
-import { weightsHash } from '../../../actors/learner/group-trainer.js';
+import { GroupReduce, PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
+import { GroupTrainer, weightsHash } from '../../../actors/learner/group/trainer.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 import { TINY, traj } from './tiny.js';
 

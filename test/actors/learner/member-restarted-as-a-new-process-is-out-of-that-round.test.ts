@@ -6,8 +6,8 @@
 // leaving (what it leaves behind is what a SIGKILL leaves: its contribution in the stream).
 import t from 'tap';
 import { GroupReduce } from '../../../actors/learner/index.js';
-import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
-import { ABSENT, JOINING } from '../../../actors/learner/group-reduce.js';
+import { isGroupExcludedError } from '../../../actors/learner/group/errors.js';
+import { ABSENT, JOINING } from '../../../actors/learner/group/reduce.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
 t.setTimeout(60_000);

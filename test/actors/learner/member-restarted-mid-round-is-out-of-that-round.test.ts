@@ -4,8 +4,8 @@
 // Real nats-server, the all-reduce alone.
 import t from 'tap';
 import { GroupReduce } from '../../../actors/learner/index.js';
-import { isGroupExcludedError } from '../../../actors/learner/group-errors.js';
-import { JOINING } from '../../../actors/learner/group-reduce.js';
+import { isGroupExcludedError } from '../../../actors/learner/group/errors.js';
+import { JOINING } from '../../../actors/learner/group/reduce.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 
 t.setTimeout(60_000);

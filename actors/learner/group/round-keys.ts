@@ -1,8 +1,8 @@
 // The learner group's round keys in BUCKETS.learnerRounds: each part's commit (created once, compare-and-create: the
 // members it sums and the life of each one's contribution), each round's trajectory ids, and their pruning.
 import type { KV } from '@nats-io/kv';
-import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, LEARNER_ROUNDS_PRUNED_KEY, NATS_SUBJECTS, learnerRoundKey } from '../../runtime/subjects.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { BUCKETS, LEARNER_ROUNDS_PRUNED_KEY, NATS_SUBJECTS, learnerRoundKey } from '../../../runtime/subjects.js';
 
 /** The part whose commit pins each member's life for the whole round. */
 export const FIRST_PART = 'meta';

@@ -1,7 +1,7 @@
 // Typed errors of the learner group: a member dropped from a round, a committed contribution that never arrived,
 // and members whose weights differ after the same rounds. `data` names the round, the part and the members.
-import { coded, guard } from '../../runtime/spade-error.js';
-import { LearnerError } from './errors.js';
+import { coded, guard } from '../../../runtime/spade-error.js';
+import { LearnerError } from '../errors.js';
 
 /** This member's contribution came too late: the round was committed without it (it must catch up or rejoin). */
 export class GroupExcludedError extends coded(LearnerError, 'LEARNER_GROUP_EXCLUDED') {}

@@ -1,7 +1,8 @@
 // Who is in the learner group: each member beats into BUCKETS.learners (the last round it applied, or JOINING /
 // ABSENT) and follows everyone's beats with one watch, timing each on its own clock. From the beats, a round knows
 // which members it waits for.
-import type { KV, KvEntry } from '@nats-io/kv';
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { followKv, type Follow } from '../../../runtime/follow.js';
 
 /**
  * Heartbeat rounds that are not a round applied: a member loading its state to join (expected by the next round, which
@@ -19,7 +20,7 @@ export interface GroupMembersOptions {
 
 export class GroupMembers {
   private readonly beats = new Map<string, { round: number; seen: number }>();
-  private watcher: { stop(): void } | null = null;
+  private watcher: Follow<KvWatchEntry> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private left = false;
   /** The last round this member applied (or JOINING / ABSENT). */
@@ -34,9 +35,8 @@ export class GroupMembers {
   /** Follows the beats, then beats as a member that applied `round` (or JOINING / ABSENT) every heartbeatMs. */
   static async start(kv: KV, options: GroupMembersOptions, round: number): Promise<GroupMembers> {
     const self = new GroupMembers(kv, options, round);
-    const iter = await kv.watch();
-    self.watcher = iter;
-    void self.follow(iter);
+    self.watcher = await followKv(kv);
+    void self.follow(self.watcher);
     await self.beat();
     self.timer = setInterval(() => void self.beat().catch(() => undefined), options.heartbeatMs);
     self.timer.unref();
@@ -89,7 +89,7 @@ export class GroupMembers {
   /** Stops beating and following, and deletes this member's beat. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    this.watcher?.stop();
+    await this.watcher?.close();
     await this.kv.delete(this.options.hostId).catch(() => undefined);
   }
 
@@ -98,7 +98,7 @@ export class GroupMembers {
   }
 
   /** Follows the heartbeats: one watch, instead of listing the bucket on every poll. */
-  private async follow(iter: AsyncIterable<KvEntry>): Promise<void> {
+  private async follow(iter: AsyncIterable<KvWatchEntry>): Promise<void> {
     try {
       for await (const e of iter) {
         if (e.operation !== 'PUT' || e.value.length === 0) {

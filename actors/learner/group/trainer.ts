@@ -1,15 +1,15 @@
 // Synchronous data-parallel training over the learner group: one update is one group round. Members exchange their
 // round metadata (per-role token counts, trajectory ids, the hash of the weights they start from), each computes the
 // gradient of the group's loss on its own share (token means over the whole group's tokens), the gradients are summed
-// over the bus (group-reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
+// over the bus (reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
 // the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
 // with an empty contribution, so all members stay in lockstep.
 import { createHash } from 'node:crypto';
-import { noUpdateStats, type PolicyTrainer, type UpdateStats } from './policy-trainer.js';
-import { ROLES, roleTokens, type Role, type Row } from './rows.js';
-import type { TrainerHandle, TrainerState } from './trainer-thread.js';
-import type { GroupReduce } from './group-reduce.js';
-import { GroupDivergedError, GroupOutOfSyncError } from './group-errors.js';
+import { noUpdateStats, type PolicyTrainer, type UpdateStats } from '../policy-trainer.js';
+import { ROLES, roleTokens, type Role, type Row } from '../rows.js';
+import { LocalTrainer } from '../trainer-thread.js';
+import type { GroupReduce } from './reduce.js';
+import { GroupDivergedError, GroupOutOfSyncError } from './errors.js';
 
 /** What one group round did, beside the member's own update statistics. */
 export interface GroupRoundStats {
@@ -48,20 +48,17 @@ export function weightsHash(weights: ReadonlyMap<string, Float32Array>): string 
 const encodeJson = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
 const decodeJson = <T>(b: Uint8Array): T => JSON.parse(new TextDecoder().decode(b)) as T;
 
-export class GroupTrainer implements TrainerHandle {
-  readonly where = 'main' as const;
+/** A PolicyTrainer on the calling thread whose every update is a group round. */
+export class GroupTrainer extends LocalTrainer {
   private hash: string;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly names: string[];
 
   /** `round`: group rounds already in `trainer`'s weights (0 for a fresh group). */
-  constructor(readonly trainer: PolicyTrainer, readonly group: GroupReduce, private round_: number) {
+  constructor(trainer: PolicyTrainer, readonly group: GroupReduce, private round_: number) {
+    super(trainer);
     this.names = [...trainer.weights.keys()].sort();
     this.hash = weightsHash(trainer.weights);
-  }
-
-  get step(): number {
-    return this.trainer.optimizer.step;
   }
 
   /** Group rounds applied to these weights. */
@@ -74,22 +71,10 @@ export class GroupTrainer implements TrainerHandle {
   }
 
   /** One group round with `rows` as this member's share (none: an empty contribution). `ids` default to the rows'. */
-  update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
+  override update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
     const run = this.queue.then(() => this.round1(rows, norm, ids ?? [...new Set(rows.map((r) => r.trajId))]));
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  async weights(): Promise<Map<string, Float32Array>> {
-    return this.trainer.weights;
-  }
-
-  async state(): Promise<TrainerState> {
-    return { weights: this.trainer.weights, optimizer: this.trainer.optimizer.exportState() };
-  }
-
-  close(): Promise<void> {
-    return this.trainer.session.release();
   }
 
   private async round1(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<GroupUpdateStats> {

@@ -2,8 +2,8 @@
 // others about every labeled batch it receives (core NATS, SUBJECTS.learnerBatches), so "all batches of the iteration
 // are in" counts the whole group's.
 import { headers as natsHeaders, type Subscription } from '@nats-io/nats-core';
-import type { Connection } from '../../runtime/connection.js';
-import { SUBJECTS } from '../../runtime/subjects.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { SUBJECTS } from '../../../runtime/subjects.js';
 
 const HOST = 'Spade-Host';
 

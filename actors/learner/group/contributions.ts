@@ -2,8 +2,8 @@
 // the host's process run and where the chunk goes) into the transient reduce stream, and reassembled on every member
 // by round, part, host and life. Which contribution of a host counts is the caller's choice (the lives a round pinned).
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
-import type { Connection } from '../../runtime/connection.js';
-import { SUBJECTS } from '../../runtime/subjects.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { SUBJECTS } from '../../../runtime/subjects.js';
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', life: 'Spade-Life', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
 

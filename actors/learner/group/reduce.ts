@@ -6,20 +6,20 @@
 // dropped from the round and the rest go on). A member left out of a committed part learns it (GroupExcludedError).
 // Every contribution carries the id of its member's process run (`life`), and the round's first part pins each member's
 // life: a member restarted as a new process cannot take part, with a second contribution, in a round that its previous
-// process's contribution is committed in. The pieces: group-contributions.ts (chunks), group-members.ts (heartbeats),
-// group-round-keys.ts (commits, ids, pruning), group-batches.ts (batch announcements).
+// process's contribution is committed in. The pieces: contributions.ts (chunks), members.ts (heartbeats),
+// round-keys.ts (commits, ids, pruning), batches.ts (batch announcements).
 import { randomUUID } from 'node:crypto';
-import { DeliverPolicy } from '@nats-io/jetstream';
-import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, STREAMS } from '../../runtime/subjects.js';
-import { LearnerStateError } from './errors.js';
-import { BatchAnnouncements } from './group-batches.js';
-import { Contributions, pushContribution } from './group-contributions.js';
-import { GroupExcludedError, GroupOutOfSyncError } from './group-errors.js';
-import { GroupMembers } from './group-members.js';
-import { FIRST_PART, RoundKeys, type Commit } from './group-round-keys.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { followOrdered, type Follow } from '../../../runtime/follow.js';
+import { BUCKETS, STREAMS } from '../../../runtime/subjects.js';
+import { LearnerStateError } from '../errors.js';
+import { BatchAnnouncements } from './batches.js';
+import { Contributions, pushContribution } from './contributions.js';
+import { GroupExcludedError, GroupOutOfSyncError } from './errors.js';
+import { GroupMembers } from './members.js';
+import { FIRST_PART, RoundKeys, type Commit } from './round-keys.js';
 
-export { ABSENT, JOINING } from './group-members.js';
+export { ABSENT, JOINING } from './members.js';
 
 export interface GroupReduceOptions {
   hostId: string;
@@ -81,7 +81,7 @@ export class GroupReduce {
     private readonly members: GroupMembers,
     private readonly keys: RoundKeys,
     private readonly batches: BatchAnnouncements,
-    private readonly sub: { stop(): void },
+    private readonly sub: Follow<unknown>,
     options: Required<GroupReduceOptions>,
   ) {
     this.options = options;
@@ -96,9 +96,8 @@ export class GroupReduce {
     const keys = await RoundKeys.open(conn, o);
     // Contributions go through a stream, not core NATS: a member reading slowly (a busy host) is paced by its
     // consumer instead of being cut off by the server as a slow consumer, which loses chunks. No filter: the stream
-    // stores only SUBJECTS.learnerReduce (a filter would be nats-server 2.10's `filter_subjects` in some clients).
-    const oc = await conn.js.consumers.get(STREAMS.learnerReduce, { deliver_policy: DeliverPolicy.New });
-    const msgs = await oc.consume({ max_messages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
+    // stores only SUBJECTS.learnerReduce.
+    const msgs = await followOrdered(conn, { stream: STREAMS.learnerReduce, from: 'new', maxMessages: 4 }); // at most 4 chunks (16 MiB) in flight to this reader
     const members = await GroupMembers.start(await conn.kvm.open(BUCKETS.learners), o, round);
     const self = new GroupReduce(conn, members, keys, new BatchAnnouncements(conn, o.hostId), msgs, o);
     void (async () => {
@@ -160,7 +159,7 @@ export class GroupReduce {
     return this.keys.roundIds(round);
   }
 
-  /** Prunes the round keys of old rounds (group-round-keys.ts); the round's first member calls it. */
+  /** Prunes the round keys of old rounds (round-keys.ts); the round's first member calls it. */
   prune(): Promise<number | null> {
     return this.keys.prune();
   }
@@ -196,7 +195,7 @@ export class GroupReduce {
     return this.members.appliedRound(round, members);
   }
 
-  /** Live members able to take part in `round`'s `part` (group-members.ts says who). */
+  /** Live members able to take part in `round`'s `part` (members.ts says who). */
   async liveMembers(round: number, part = FIRST_PART): Promise<string[]> {
     return this.members.live(round, part === FIRST_PART);
   }
@@ -230,7 +229,7 @@ export class GroupReduce {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.sub.stop();
+    void this.sub.close(); // not waited for: the loop may still be reading chunks pushed before
     this.batches.close();
     this.contributions.wake();
     await this.members.close();

@@ -1,29 +1,27 @@
 // A learner joining the learner group: it starts from its own checkpoint, unless the group's published state is
-// further along; then it takes the group's weights and optimizer moments (group-state.ts) and the trajectory ids of
+// further along; then it takes the group's weights and optimizer moments (state.ts) and the trajectory ids of
 // the rounds it missed, so that their redeliveries are recognised here too (rounds pruned from the bucket are past
 // redelivery: their ids are not needed).
-import { parameterShapes } from '../../model/index.js';
-import { isWeightTransportError } from '../../weight-sync/index.js';
-import type { Connection } from '../../runtime/connection.js';
-import { BUCKETS, learnerRoundKey } from '../../runtime/subjects.js';
-import type { AccountingLog } from './accounting.js';
-import { LearnerStateError } from './errors.js';
-import type { GroupReduce } from './group-reduce.js';
-import { loadGroupState } from './group-state.js';
-import { GroupTrainer } from './group-trainer.js';
-import type { LoadedLearnerModel } from './learner-model.js';
-import type { LocalTrainer } from './trainer-thread.js';
-
-/** The trajectory ids of each group round this member missed, to append to its accounting log. */
-export type MissedRounds = Array<[round: number, ids: string[]]>;
+import { parameterShapes } from '../../../model/index.js';
+import { isWeightTransportError } from '../../../weight-sync/index.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { BUCKETS, learnerRoundKey } from '../../../runtime/subjects.js';
+import { LearnerStateError } from '../errors.js';
+import type { GroupReduce } from './reduce.js';
+import { loadGroupState } from './state.js';
+import { GroupTrainer } from './trainer.js';
+import type { LoadedLearnerModel } from '../learner-model.js';
+import { LocalTrainer } from '../trainer-thread.js';
 
 /**
- * Moves `m` (loaded on the main thread) to the group's state when that is newer, wraps its trainer in a GroupTrainer
- * and beats the round it starts from. Returns the rounds it missed.
+ * Moves `m` (loaded on the main thread) to the group's state when that is newer, noting the rounds it missed in
+ * `m.missed`, wraps its trainer in a GroupTrainer (also `m.trainer` from now on) and beats the round it starts from.
  */
-export async function joinGroup(conn: Connection, group: GroupReduce, hostId: string, m: LoadedLearnerModel, log?: (line: string) => void): Promise<MissedRounds> {
-  const local = m.trainer as LocalTrainer;
-  const missed: MissedRounds = [];
+export async function joinGroup(conn: Connection, group: GroupReduce, m: LoadedLearnerModel, log?: (line: string) => void): Promise<GroupTrainer> {
+  const local = m.trainer;
+  const hostId = group.options.hostId;
+  if (!(local instanceof LocalTrainer)) throw new LearnerStateError(`${hostId}: a learner group member trains on the main thread (its gradients go out over the bus between backward and step), not on a ${local.where}`, { field: 'host.ownThread' });
+  const missed: NonNullable<LoadedLearnerModel['missed']> = [];
   // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
   let g: Awaited<ReturnType<typeof loadGroupState>> = null;
   for (let attempt = 1; ; attempt++) {
@@ -50,18 +48,10 @@ export async function joinGroup(conn: Connection, group: GroupReduce, hostId: st
     m.state = { ...m.state, version: g.version, updates: g.round };
     m.origin = 'group';
   }
-  m.trainer = new GroupTrainer(local.trainer, group, m.state.updates);
+  const trainer = new GroupTrainer(local.trainer, group, m.state.updates);
+  m.trainer = trainer;
+  m.missed = missed;
   await group.appliedRound(m.state.updates);
-  return missed;
+  return trainer;
 }
 
-/** Appends the missed rounds' ids to the accounting log, as final: the group's published state holds them. */
-export async function logMissedRounds(accounting: AccountingLog, missed: MissedRounds, version: number): Promise<void> {
-  if (missed.length === 0) return;
-  for (const [r, ids] of missed) {
-    const fresh = ids.filter((id) => !accounting.seen(id)); // a round this host applied before it stopped is logged already
-    if (fresh.length > 0) await accounting.applied(r, version, fresh);
-  }
-  await accounting.sync();
-  accounting.checkpointed();
-}

@@ -3,12 +3,12 @@
 // beside them as `group/opt-v<version>` (safetensors: m.<name>, v.<name>, metadata with the version, round and
 // step). Both are checked as untrusted input: the weights by weight sync's checks, the moments by name, shape and
 // finiteness.
-import type { AdamWState, ShapeTable } from '../../model/index.js';
-import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from '../../model/index.js';
-import type { Connection } from '../../runtime/connection.js';
-import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES, objectMetaToken } from '../../runtime/subjects.js';
-import { configHash, decodeWeightPayload, downloadRecord, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../weight-sync/index.js';
-import { LearnerStateError } from './errors.js';
+import type { AdamWState, ShapeTable } from '../../../model/index.js';
+import { assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from '../../../model/index.js';
+import type { Connection } from '../../../runtime/connection.js';
+import { NATS_SUBJECTS, OBJECT_NAMES, OBJECT_STORES, objectMetaToken } from '../../../runtime/subjects.js';
+import { configHash, decodeWeightPayload, downloadRecord, maxPayloadBytes, openWeightStores, readPolicyRecord } from '../../../weight-sync/index.js';
+import { LearnerStateError } from '../errors.js';
 
 export interface GroupState {
   version: number;
