@@ -35,8 +35,11 @@ export interface LogicDriver<E> {
   every(ms: number, event: E): void;
   /** Runs long work off the mailbox; the event it resolves to is sent, a failure becomes `failed(error)`. */
   later(work: () => Promise<E>): void;
-  /** Cancels the timers, then waits until no work runs off the mailbox and the mailbox is empty. */
-  stop(): Promise<void>;
+  /**
+   * Cancels the timers, sends `last` if given (the logic's own stop event: it comes after the final timer event), then
+   * waits until no work runs off the mailbox and the mailbox is empty. A failure of `last` goes to `onError`.
+   */
+  stop(last?: E): Promise<void>;
   /** True once stop() was called: no more timers are set. */
   readonly stopped: boolean;
 }
@@ -136,12 +139,13 @@ export function runLogic<E, F>(o: LogicDriverOptions<E, F>): LogicDriver<E> {
       });
       working.add(run);
     },
-    async stop() {
+    async stop(last) {
       stopped = true;
       for (const t of timers.values()) clearTimeout(t);
       for (const t of intervals) clearInterval(t);
       timers.clear();
       intervals.clear();
+      if (last !== undefined) post(last);
       // A later() result sends one more event, which may start more work: wait until both are quiet.
       while (busy || working.size > 0 || mailbox.length > 0) await new Promise<void>((r) => idle.push(r));
     },
