@@ -126,7 +126,8 @@ export function runLogic<E, F>(o: LogicDriverOptions<E, F>): LogicDriver<E> {
       intervals.add(t);
     },
     later(work) {
-      const run: Promise<void> = work().then(
+      // Started on the next microtask: work that calls back into what emitted the event never runs inside that call.
+      const run: Promise<void> = Promise.resolve().then(work).then(
         (e) => post(e),
         (err) => {
           const e = o.failed?.(asError(err));
