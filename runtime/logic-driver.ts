@@ -15,7 +15,8 @@ export interface LogicDriverOptions<E, F> {
   /**
    * The event a failed effect becomes. A failure while performing an event's effects is handled at once, ahead of
    * queued events (its own effects' failures are ignored: the logic is already failing); a failure of work run with
-   * `later()` arrives as the next event. Absent, or returning undefined: the failure goes to `onError` only.
+   * `later()` arrives as the next event. Absent, or returning undefined: the failure goes only to the sender (the
+   * rejected send()) or, for later() work and the events the driver sent itself, to `onError`.
    */
   failed?(error: Error): E | undefined;
   /** After each event whose effects were all performed. */
@@ -74,9 +75,10 @@ export function runLogic<E, F>(o: LogicDriverOptions<E, F>): LogicDriver<E> {
     }
   }
 
+  /** The failed event of an effect that failed while its event was handled; the sender sees the error itself. */
   async function fail(err: Error): Promise<void> {
     const e = o.failed?.(err);
-    if (e === undefined) return report(err);
+    if (e === undefined) return;
     try {
       for (const f of o.transition(e)) await Promise.resolve().then(() => o.perform(f, driver)).catch(() => undefined);
     } catch {
@@ -93,9 +95,10 @@ export function runLogic<E, F>(o: LogicDriverOptions<E, F>): LogicDriver<E> {
         if (r) await r;
         o.settled?.(event);
         resolve();
-      } catch (err) {
-        await fail(asError(err));
-        reject(asError(err));
+      } catch (thrown) {
+        const err = asError(thrown);
+        await fail(err);
+        reject(err);
       }
     }
     busy = false;
