@@ -47,6 +47,9 @@ export class PermissionError extends RuntimeError {
   }
 }
 
+/** A driven logic's effect failed with something that is not an Error (runtime/logic-driver.ts); `thrown` is what it threw. */
+export class EffectError extends coded(RuntimeError, 'EFFECT') {}
+
 export class UsageError extends RuntimeError {
   constructor(message: string) {
     super(message, { code: 'USAGE' });
@@ -57,6 +60,7 @@ export const isConfigError = guard(ConfigError);
 export const isMessageError = guard(MessageError);
 export const isPermanentError = guard(PermanentError);
 export const isNatsServerError = guard(NatsServerError);
+export const isEffectError = guard(EffectError);
 export const isUsageError = guard(UsageError);
 export const isAuthError = guard(AuthError);
 export const isPermissionError = guard(PermissionError);

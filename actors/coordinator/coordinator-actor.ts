@@ -1,8 +1,9 @@
 // The coordinator: drives one run. Its logic (coordinator-logic.ts) issues design jobs iteration by iteration under
-// the staleness bound and folds the run's events into stats; this driver gives it its inputs through the host's
-// subscriptions (the policy version in KV, stored environment and labeled-batch events, live metrics) and timers,
-// and performs its effects: publish the jobs, write the run directory (metrics.jsonl, the environment archive),
-// draw the live view. One per cluster; it resumes from the streams and KV.
+// the staleness bound and folds the run's events into stats; this actor gives it its inputs (the host's
+// subscriptions: the policy version in KV, stored environment and labeled-batch events, live metrics) and performs
+// its effects through the runtime's logic driver (runtime/logic-driver.ts), which holds its mailbox and timers and
+// publishes the jobs off the mailbox. Effects: publish the jobs, write the run directory (metrics.jsonl, the
+// environment archive), draw the live view. One per cluster; it resumes from the streams and KV.
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from '@nats-io/kv';
@@ -10,6 +11,7 @@ import type { Actor, ActorEnv } from '../../runtime/actor.js';
 import { Metric, PolicyVersion } from '../../runtime/message-types.js';
 import { untilAnswered } from '../../runtime/jetstream-retry.js';
 import { decode, decodeAny, encode } from '../../runtime/messages.js';
+import { runLogic } from '../../runtime/logic-driver.js';
 import { BUCKETS, POLICY_KEYS, RUN_KEYS, STREAMS, SUBJECTS, SUBJECT_WILDCARDS } from '../../runtime/subjects.js';
 import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messages.js';
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
@@ -61,12 +63,10 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
     ...(opts.replay && opts.replay.rate > 0 ? { replay: new ReplayBuffer(opts.replay) } : {}),
   };
   const learnerDir = opts.learnerDir ?? join(opts.runDir, 'learner');
-  const timers: NodeJS.Timeout[] = [];
   const envDir = join(opts.runDir, 'envs');
   let env!: ActorEnv;
   let runKv!: KV;
   let view!: ViewWriter;
-  let issuing = Promise.resolve();
 
   const putNumber = async (key: string, value: number) => void (await runKv.put(key, new TextEncoder().encode(String(value))));
   async function getNumber(key: string): Promise<number | undefined> {
@@ -74,15 +74,18 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
     return e && e.operation === 'PUT' ? Number(new TextDecoder().decode(e.value)) : undefined;
   }
 
-  function dispatch(e: Event): void {
-    for (const f of transition(state, { ...e, now: Date.now() } as CoordinatorEvent, limits).effects) perform(f);
-  }
+  // The mailbox, the timers and the publishing off the mailbox are the driver's; the logic issues one batch at a time.
+  const driver = runLogic<Event, CoordinatorEffect>({
+    transition: (e) => transition(state, { ...e, now: Date.now() } as CoordinatorEvent, limits).effects,
+    perform,
+    unref: true,
+    onError: (err) => env.log(`coordinator: ${err.message}`),
+  });
+  const dispatch = (e: Event): Promise<void> => driver.send(e);
 
   function perform(f: CoordinatorEffect): void {
     switch (f.type) {
-      case 'issue':
-        issuing = issuing.then(() => publishJobs(f.iterations)).then((e) => dispatch(e)).catch((err: Error) => env.log(`issuing design jobs failed: ${err.message}`));
-        return;
+      case 'issue': return driver.later(() => publishJobs(f.iterations));
       case 'archive':
         if (f.code !== undefined) writeFileSync(join(envDir, `${f.record.envId}.js`), f.code);
         return appendFileSync(join(envDir, `${f.kind}.jsonl`), `${JSON.stringify(f.record)}\n`);
@@ -180,14 +183,14 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       {
         kind: 'kv', bucket: BUCKETS.policy, key: POLICY_KEYS.version,
         onEntry: (e) => {
-          if (e.operation === 'PUT' && e.value.length > 0) dispatch({ type: 'policyVersion', version: decode(PolicyVersion, e.value).version });
+          if (e.operation === 'PUT' && e.value.length > 0) return dispatch({ type: 'policyVersion', version: decode(PolicyVersion, e.value).version });
         },
       },
       {
         kind: 'stream', stream: STREAMS.envs, filter: SUBJECT_WILDCARDS.env, from: 'all',
         onMessage: (m) => {
-          if (m.subject === SUBJECTS.envAccepted) dispatch({ type: 'accepted', body: decode(EnvAccepted, m.data) });
-          else if (m.subject === SUBJECTS.envRejected) dispatch({ type: 'rejected', body: decode(EnvRejected, m.data) });
+          if (m.subject === SUBJECTS.envAccepted) return dispatch({ type: 'accepted', body: decode(EnvAccepted, m.data) });
+          if (m.subject === SUBJECTS.envRejected) return dispatch({ type: 'rejected', body: decode(EnvRejected, m.data) });
         },
       },
       { kind: 'stream', stream: STREAMS.trajectories, filter: SUBJECTS.trajLabeled, from: 'all', onMessage: (m) => dispatch({ type: 'labeled', body: decode(LabeledBatch, m.data) }) },
@@ -202,8 +205,9 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
           } catch {
             return;
           }
-          if (d.type === Metric.type) dispatch({ type: 'metric', body: d.body as never });
+          const handled = d.type === Metric.type ? dispatch({ type: 'metric', body: d.body as never }) : undefined;
           takeSnapshots();
+          return handled;
         },
       },
     ],
@@ -220,19 +224,17 @@ export function createCoordinatorActor(opts: CoordinatorOptions): Actor & { stat
       // Every step is idempotent, so a start just after a cluster server was lost reads it again once JetStream answers.
       await untilAnswered('reading the run state', () => restoreRunState(e), e.log);
 
-      timers.push(setInterval(() => dispatch({ type: 'viewTick' }), opts.viewEveryMs));
-      timers.push(setInterval(() => dispatch({ type: 'metricsTick' }), 10_000));
-      if (Number.isFinite(limits.minutes)) timers.push(setTimeout(() => dispatch({ type: 'timeUp' }), limits.minutes * 60_000));
-      for (const t of timers) t.unref();
+      driver.every(opts.viewEveryMs, { type: 'viewTick' });
+      driver.every(10_000, { type: 'metricsTick' });
+      if (Number.isFinite(limits.minutes)) driver.after(limits.minutes * 60_000, { type: 'timeUp' });
       const its = Number.isFinite(limits.iterations) ? limits.iterations : 'unbounded';
       const budget = hasBudget(limits) ? `, budget ${budgetWords(limits)}` : '';
       e.log(`run ${state.runId}: ${its} iterations × ${opts.designsPerIteration} designs, η = ${opts.maxStaleness}${budget}, next iteration ${state.nextIteration}, policy v${state.stats.policyVersion}`);
-      dispatch({ type: 'issued', next: state.nextIteration }); // issue what the schedule allows now
+      await dispatch({ type: 'issued', next: state.nextIteration }); // issue what the schedule allows now
     },
     async stop() {
-      for (const t of timers) clearInterval(t);
-      dispatch({ type: 'stop' }); // nothing more is issued; the stop line is written once the jobs in flight are out
-      await issuing;
+      // Nothing more is issued; the stop line is written once the jobs in flight are out.
+      await driver.stop({ type: 'stop' });
     },
   };
 }

@@ -1,13 +1,15 @@
 // The learner's driver: builds the trainer, accounting log and weight publisher, then runs the pure learner logic
-// (learner-logic.ts). The host hands it each labeled batch with the message held unacked (receive()); the driver
-// feeds events to the logic one at a time and performs the effects in order: acks and releases of held messages,
-// accounting writes, and the long ones (train, publish, checkpoint, counting work in flight), whose results come
-// back as events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
+// (learner-logic.ts) on the runtime's logic driver (runtime/logic-driver.ts), which holds its mailbox and its `wake`
+// timer. The host hands it each labeled batch with the message held unacked (receive()); the logic gets events one at
+// a time and this class performs the effects in order: acks and releases of held messages, accounting writes, and
+// the long ones off the mailbox (train, publish, checkpoint, counting work in flight), whose results come back as
+// events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
 import { WeightPublisher } from '../../weight-sync/index.js';
 import { parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
+import { runLogic, type LogicDriver } from '../../runtime/logic-driver.js';
 import { AccountingLog } from './accounting.js';
 import { LearnerStateError } from './errors.js';
 import { saveTrainedCheckpoint, type LearnerState } from './learner-checkpoint.js';
@@ -48,8 +50,7 @@ type Event = LearnerEvent<HeldMessage> extends infer E ? (E extends unknown ? Om
 export class Learner extends EventEmitter {
   private readonly state: LearnerLogicState<HeldMessage>;
   private readonly logic: LearnerLogicOptions;
-  private queue: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly driver: LogicDriver<Event>;
   private closed: Promise<void> | null = null;
   private finish!: () => void;
   private readonly done = new Promise<void>((r) => (this.finish = r));
@@ -73,6 +74,16 @@ export class Learner extends EventEmitter {
     this.log = deps.log ?? (() => undefined);
     this.state = initialLearnerState(stats, accounting.final, Date.now());
     this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: reducer.lockstep };
+    // A failed effect (an accounting write, an update) becomes the logic's `failed` event: it stops like a crash.
+    this.driver = runLogic<Event, LearnerEffect<HeldMessage>>({
+      transition: (e) => transition(this.state, { ...e, now: Date.now() } as LearnerEvent<HeldMessage>, this.logic).effects,
+      perform: (f) => this.perform(f),
+      failed: (error) => ({ type: 'failed', error }),
+      settled: (e) => {
+        if (e.type === 'received') this.emit('received', this.state.buffer.length);
+        if (e.type !== 'round') this.joinPendingRound();
+      },
+    });
     this.unlisten = reducer.listen({
       round: () => void this.dispatch({ type: 'round' }).catch(() => undefined),
       peerBatch: (iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined),
@@ -180,22 +191,7 @@ export class Learner extends EventEmitter {
   }
 
   private dispatch(e: Event): Promise<void> {
-    const run = this.queue.then(() => this.apply(e));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async apply(e: Event): Promise<void> {
-    const { effects } = transition(this.state, { ...e, now: Date.now() } as LearnerEvent<HeldMessage>, this.logic);
-    try {
-      for (const f of effects) await this.perform(f);
-    } catch (err) {
-      // An accounting write failed: nothing after it may be acked. Stop like a crash.
-      for (const f of transition(this.state, { type: 'failed', error: err as Error, now: Date.now() }, this.logic).effects) await this.perform(f).catch(() => undefined);
-      throw err;
-    }
-    if (e.type === 'received') this.emit('received', this.state.buffer.length);
-    if (e.type !== 'round') this.joinPendingRound();
+    return this.driver.send(e);
   }
 
   private async perform(f: LearnerEffect<HeldMessage>): Promise<void> {
@@ -206,22 +202,19 @@ export class Learner extends EventEmitter {
       case 'abandon': return f.ref.abandon();
       case 'drop': return this.accounting.dropped(f.version, f.reason, f.ids);
       case 'applied': return this.accounting.applied(f.update, f.version, f.ids);
-      case 'wake':
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.dispatch({ type: 'tick' }).catch(() => undefined), f.ms);
-        return;
+      case 'wake': return this.driver.after(f.ms, { type: 'tick' }, 'wake');
       case 'countWorkInFlight':
-        return this.later(async () => ({ type: 'workInFlight', count: await this.deps.workInFlight!().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) }));
+        return this.driver.later(async () => ({ type: 'workInFlight', count: await this.deps.workInFlight!().catch((err: Error) => (this.log(`learner: cannot count work in flight (${err.message}); flushing`), 0)) }));
       case 'train':
-        return this.later(async () => {
+        return this.driver.later(async () => {
           const u = await this.reducer.update(f.rows, f.norm, f.ids);
           return { type: 'trained', stats: u.stats, groupIds: u.groupIds };
         });
       case 'publish':
         // In a group only the round's first member uploads; the others move to the same version without.
-        if (!this.reducer.uploads()) return this.later(async () => ({ type: 'published', version: f.version }));
-        return this.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
-      case 'checkpoint': return this.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
+        if (!this.reducer.uploads()) return this.driver.later(async () => ({ type: 'published', version: f.version }));
+        return this.driver.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
+      case 'checkpoint': return this.driver.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':
         return publishLearnerMetrics(this.deps.conn, this.deps.hostId, f.stats, f.report).catch((err: Error) => this.log(`learner: metrics not published: ${err.message}`));
       case 'updated':
@@ -241,11 +234,6 @@ export class Learner extends EventEmitter {
     }
   }
 
-  /** Runs a long effect off the event queue; its result (or failure) comes back as the next event. */
-  private later(work: () => Promise<Event>): void {
-    void work().then((e) => this.dispatch(e), (error: Error) => this.dispatch({ type: 'failed', error })).catch(() => undefined);
-  }
-
   private publish(version: number): Promise<void> {
     return publishVersion(this.publisher, this.trainer, this.reducer, version, this.log);
   }
@@ -259,7 +247,7 @@ export class Learner extends EventEmitter {
   }
 
   private close(): Promise<void> {
-    clearTimeout(this.timer);
+    void this.driver.stop(); // cancels the wake; called from an effect, so it does not wait for the mailbox
     this.unlisten();
     return (this.closed ??= (async () => {
       await this.accounting.close().catch(() => undefined);
