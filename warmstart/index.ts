@@ -1,8 +1,8 @@
 // Public entry of the warm start: supervised training of the base checkpoint from the environment library (designer)
 // and oracle episodes (agent), and the designer evaluation that measures how many sampled modules validate.
 export * from './errors.js';
-export { loadLibrary, vmEnv, LIBRARY_FAMILIES, type LibraryEnv, type LibraryFamily, type LibrarySpec, type VmEnv } from './library.js';
-export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats, type SeedPlan } from './oracle-episodes.js';
+export { drillEnv, loadLibrary, vmEnv, LIBRARY_FAMILIES, type LibraryEnv, type LibraryFamily, type LibrarySpec, type VmEnv } from './library.js';
+export { oracleEpisodes, type OracleEpisode, type OracleEpisodeStats, type SeedPlan, type OraclePlay } from './oracle-episodes.js';
 export { designerEdits, type DesignerEdit, type EditStats, type EditPlan } from './edits.js';
 export { mutate, nudge, shuffled, type Mutation } from './mutate.js';
 export { documentWords } from '../actors/designer/index.js';

@@ -42,6 +42,19 @@ export function libraryEnvOf(code: string, key: string, family: LibraryFamily): 
   return { name: key, family, code, spec: evaluate(code, key, { current: () => 0 }).spec as LibrarySpec };
 }
 
+/** A drill module (options.drills) read from its file, named by its spec and counted in the reasoning family. */
+export function drillEnv(path: string): LibraryEnv {
+  let code: string;
+  try {
+    code = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new WarmStartDataError(`drill module ${path} cannot be read: ${(err as Error).message}`, path);
+  }
+  const name = (evaluate(code, path, { current: () => 0 }).spec as Partial<LibrarySpec> | undefined)?.name;
+  if (typeof name !== 'string' || name === '') throw new WarmStartDataError(`drill module ${path} exports no spec.name`, path);
+  return libraryEnvOf(code, name, 'reasoning');
+}
+
 // ES module syntax becomes a script whose last expression hands back the three exports.
 function evaluate(code: string, env: string, random: { current: () => number }): { spec: unknown; Env: new () => any; oracle?: (o: string, h: unknown[], hint?: string) => unknown } {
   kitSource ??= readFileSync(repoPath('envs', 'kit.js'), 'utf8');

@@ -68,6 +68,18 @@ export interface WarmStartOptions {
   settingEpisodes?: number;
   /** A drawn knob stays within [value / settingSpread, value · settingSpread]. */
   settingSpread?: number;
+  /**
+   * Every oracle action typed after a space, as a word of running text (oracle-episodes.ts): a number the agent copies
+   * then has the tokens the observation shows it in (" 4" "8" "2" "1", not "4" "8" "2" "1"). docs/warm-start.md.
+   */
+  spacedActions?: boolean;
+  /**
+   * Drill modules (env module files, not training families of the loop) whose oracle episodes join the agent data,
+   * each played on seeds 1..drillEpisodes without and with the hint: `envs/drills/look-up.js` makes every turn a
+   * number copied from the observation (docs/warm-start.md).
+   */
+  drills?: string[];
+  drillEpisodes?: number;
   /** Validated children the designer learns per library parent (parent → child edits). */
   editsPerParent?: number;
   /**
@@ -121,6 +133,9 @@ export const DEFAULT_WARM_START_OPTIONS: ResolvedWarmStartOptions = {
   settingsPerModule: 0,
   settingEpisodes: 16,
   settingSpread: 4,
+  spacedActions: false,
+  drills: [],
+  drillEpisodes: 1000,
   editsPerParent: 24,
   designerOutput: 'module',
   secondEdits: 0.5,
@@ -162,6 +177,9 @@ export const WARM_START_OPTIONS_SCHEMA: s.Check<ResolvedWarmStartOptions> = s.ob
     settingsPerModule: natural,
     settingEpisodes: positive,
     settingSpread: s.number({ min: 1 }),
+    spacedActions: s.boolean(),
+    drills: s.array(s.string({ min: 1 })),
+    drillEpisodes: positive,
     editsPerParent: positive,
     designerOutput: s.literal('module', 'knobs'),
     secondEdits: s.number({ min: 0, max: 1 }),

@@ -33,18 +33,31 @@ export interface OracleEpisodeStats {
 /** The seeds to play: the same for every env, or chosen per env. */
 export type SeedPlan = readonly number[] | ((env: LibraryEnv) => readonly number[]);
 
+export interface OraclePlay {
+  /** An episode is kept when the oracle's total reaches this (default 0.5). */
+  minReturn?: number;
+  /**
+   * Type each action as a word of running text, after a space (default false). The tokenizer spells a number after a
+   * space with a spaced first digit (" 4" "8" "2" "1") and a bare one at the start of a turn ("4" "8" "2" "1"), so a
+   * number copied from the observation shares its tokens with the observation only when the action is spaced.
+   */
+  spacedActions?: boolean;
+}
+
 /**
  * Plays each env's seeds with its oracle, once without and once with the hint; keeps the episodes the sandbox confirms
  * and the oracle wins. A hinted episode whose actions equal the unhinted one's is kept too (the hint did not change
  * the best play), so every env has hinted demonstrations.
  */
-export async function oracleEpisodes(pool: SandboxPool, envs: readonly LibraryEnv[], seeds: SeedPlan, minReturn = 0.5): Promise<{ episodes: OracleEpisode[]; stats: OracleEpisodeStats }> {
+export async function oracleEpisodes(pool: SandboxPool, envs: readonly LibraryEnv[], seeds: SeedPlan, play: OraclePlay = {}): Promise<{ episodes: OracleEpisode[]; stats: OracleEpisodeStats }> {
+  const minReturn = play.minReturn ?? 0.5;
+  const typed = (action: string): string => (play.spacedActions && !/^\s/.test(action) ? ` ${action}` : action);
   const stats: OracleEpisodeStats = { played: 0, kept: 0, mismatched: 0, lost: 0, hintChanged: 0 };
   const episodes: OracleEpisode[] = [];
   for (const e of envs) {
     const hash = pool.register(e.code);
     const list = typeof seeds === 'function' ? seeds(e) : seeds;
-    const play = async (seed: number, hinted: boolean): Promise<OracleEpisode | 'mismatch'> => {
+    const playOne = async (seed: number, hinted: boolean): Promise<OracleEpisode | 'mismatch'> => {
       const local = vmEnv(e);
       const episodeId = `warm-${e.name}-${seed}-${hinted ? 'h' : 'n'}`;
       const start = local.reset(seed);
@@ -52,15 +65,18 @@ export async function oracleEpisodes(pool: SandboxPool, envs: readonly LibraryEn
       const first = await pool.reset({ codeHash: hash, seed, episodeId });
       if (first.observation !== obs || first.hint !== start.hint) return 'mismatch';
       const turns: AgentTurn[] = [];
+      const own: AgentTurn[] = []; // the oracle reads its history with its actions as it wrote them
       const actions: string[] = [];
       let total = 0;
       for (let t = 0; t < e.spec.maxTurns; t++) {
-        const action = local.oracle(turns, hinted ? first.hint : undefined);
+        const written = local.oracle(own, hinted ? first.hint : undefined);
+        const action = typed(written);
         actions.push(action);
         const mine = local.step(action);
         const r = await pool.step({ codeHash: hash, seed, episodeId, actions });
         if (r.observation !== mine.observation) return 'mismatch';
         turns.push({ observation: obs, action });
+        own.push({ observation: obs, action: written });
         obs = r.observation;
         total = r.totalReward;
         if (r.done) break;
@@ -70,7 +86,7 @@ export async function oracleEpisodes(pool: SandboxPool, envs: readonly LibraryEn
     // Bounded concurrency: thousands of seeds per env would otherwise queue every episode on the pool at once.
     for (let lo = 0; lo < list.length; lo += 64) {
       const batch = list.slice(lo, lo + 64);
-      const results = await Promise.all(batch.map(async (seed) => [await play(seed, false), await play(seed, true)] as const));
+      const results = await Promise.all(batch.map(async (seed) => [await playOne(seed, false), await playOne(seed, true)] as const));
       for (const [plain, hinted] of results) {
         for (const r of [plain, hinted]) {
           stats.played++;

@@ -7,7 +7,7 @@ import { SandboxPool, makeRandom } from '../sandbox/index.js';
 import { WarmStartData } from './data-stream.js';
 import { openDocuments } from './documents.js';
 import type { Role } from './examples.js';
-import { libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js';
+import { drillEnv, libraryEnvOf, loadLibrary, vmEnv, type LibraryEnv } from './library.js';
 import { oracleEpisodes, type OracleEpisodeStats } from './oracle-episodes.js';
 import { designerEdits, type EditPlan, type EditStats } from './edits.js';
 import { NEAR_TIER_SETTINGS } from './reserved.js';
@@ -48,6 +48,8 @@ export interface WarmStartSummary {
   childEpisodes: OracleEpisodeStats | null;
   /** The other knob settings the agent imitated (settingsPerModule > 0), and their oracle episodes; else null. */
   settings: { modules: string[]; settings: number; reserved: number; episodes: OracleEpisodeStats } | null;
+  /** The drill modules the agent imitated (options.drills), and their oracle episodes; else null. */
+  drills: { modules: string[]; episodes: OracleEpisodeStats } | null;
   droppedRows: number;
 }
 
@@ -126,9 +128,12 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   let children: LibraryEnv[] = [];
   let childStats: OracleEpisodeStats | null = null;
   let settingStats: WarmStartSummary['settings'] = null;
+  let drillStats: WarmStartSummary['drills'] = null;
+  const drills = o.drills.map(drillEnv);
   const settings = o.settingsPerModule > 0 ? knobSettingsOf(o, library) : null;
+  const play = { spacedActions: o.spacedActions };
   try {
-    played = await oracleEpisodes(pool, library, seedsOf);
+    played = await oracleEpisodes(pool, library, seedsOf, play);
     log(`warm-start: ${played.stats.kept}/${played.stats.played} oracle episodes kept (${played.stats.hintChanged} seeds where the hint changed the oracle's play) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     edited = await designerEdits(pool, designerEnvs, docs, plan);
     if (o.childEpisodes > 0) {
@@ -136,7 +141,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
       const hinted = new Set(library.filter((e) => vmEnv(e).reset(1).instanceHint).map((e) => e.name));
       const byName = new Map(library.map((e) => [e.name, e]));
       children = edited.edits.filter((e) => hinted.has(e.root)).map((e, i) => libraryEnvOf(e.child, `${e.root}~${i}`, byName.get(e.root)!.family));
-      const more = await oracleEpisodes(pool, children, seeds(o.childEpisodes));
+      const more = await oracleEpisodes(pool, children, seeds(o.childEpisodes), play);
       played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
       childStats = more.stats;
       log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on ${children.length} children of instance-hint parents (${more.stats.hintChanged} hint-changed)`);
@@ -144,12 +149,19 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
     if (settings) {
       // The modules at other knob settings (the copy stage), played like library envs.
       const { modules, drawn } = settings;
-      const more = await oracleEpisodes(pool, drawn.envs, seeds(o.settingEpisodes));
+      const more = await oracleEpisodes(pool, drawn.envs, seeds(o.settingEpisodes), play);
       played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
       children = [...children, ...drawn.envs];
       settingStats = { modules: modules.map((e) => e.name), settings: drawn.envs.length, reserved: drawn.reserved, episodes: more.stats };
       log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on ${drawn.envs.length} other knob settings of ${settingStats.modules.join(', ')} `
         + `(${drawn.reserved} near-tier settings left out, ${more.stats.lost} lost by the oracle)`);
+    }
+    if (drills.length > 0) {
+      const more = await oracleEpisodes(pool, drills, seeds(o.drillEpisodes), play);
+      played = { episodes: [...played.episodes, ...more.episodes], stats: played.stats };
+      children = [...children, ...drills];
+      drillStats = { modules: drills.map((e) => e.name), episodes: more.stats };
+      log(`warm-start: ${more.stats.kept}/${more.stats.played} oracle episodes kept on the drills ${drillStats.modules.join(', ')} (${more.stats.lost} lost by the oracle)`);
     }
   } finally {
     await pool.close();
@@ -231,7 +243,7 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   return {
     options: o, config, params: nParams, steps: step, stoppedByClock, seconds, dataSeconds, tokens, tokensPerSec: tokens / trainSec, paddedTokensPerSec: padded / trainSec,
     curve, documents: { kind: docs.kind, size: docs.size }, library: library.length, designerEnvs: designerEnvs.map((e) => e.name), episodes: played.stats, childEpisodes: childStats,
-    settings: settingStats, droppedRows: data.dropped,
+    settings: settingStats, drills: drillStats, droppedRows: data.dropped,
     edits: { ...edited.stats, examples: edited.edits.length },
   };
 }
