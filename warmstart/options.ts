@@ -76,7 +76,7 @@ export interface WarmStartOptions {
   /**
    * Drill modules (env module files, not training families of the loop) whose oracle episodes join the agent data,
    * each played on seeds 1..drillEpisodes without and with the hint: `envs/drills/look-up.js` makes every turn a
-   * number copied from the observation (docs/warm-start.md).
+   * number copied from the observation, `envs/drills/read-back.js` the whole answer a copy (docs/warm-start.md).
    */
   drills?: string[];
   drillEpisodes?: number;
