@@ -2,7 +2,8 @@
 // labeled batches, metrics, trajectory groups) into the run's figures, its curves, the environment table with each
 // environment's lineage, and an index of its episodes. The figures are the coordinator's own (run-stats.ts folds the
 // same events the same way); the live dashboard feeds the model from the bus, the report from the run directory.
-import { emptyStats, iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, summary, type NoveltyScore, type RunStats } from '../actors/coordinator/run-stats.js';
+import { emptyStats, onAccepted, onLabeled, onMetric, onNovelty, onRejected, type NoveltyScore, type RunStats } from '../actors/coordinator/run-stats.js';
+import { iterationSummary, summary } from '../actors/coordinator/run-summary.js';
 
 /** One row of the environment table (no code: the detail carries it). */
 export interface EnvRow {

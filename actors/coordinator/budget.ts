@@ -9,7 +9,8 @@
 // iterations not yet trained and by iterations in flight, at the latest iterations' cost); in the last η + 2
 // iterations it issues one at a time on final counts, and the last only while at least half an iteration's cost is
 // left. So a run ends within about half an iteration of its budget whatever an iteration of it costs.
-import { spentTokens, type RunStats } from './run-stats.js';
+import type { RunStats } from './run-stats.js';
+import { spentTokens } from './run-summary.js';
 
 export interface BudgetLimits {
   /** Policy tokens (sampled + trained) the run may spend; Infinity = unbounded. */

@@ -17,7 +17,8 @@ import { DesignJob, EnvAccepted, EnvRejected, LabeledBatch } from '../loop/messa
 import { transition, type CoordinatorEffect, type CoordinatorEvent, type CoordinatorLimits, type CoordinatorState, type NoveltyScorer } from './coordinator-logic.js';
 import { ReplayBuffer, type ReplayOptions } from './replay.js';
 import { budgetWords, hasBudget } from './budget.js';
-import { emptyStats, spentTokens, type RunStats } from './run-stats.js';
+import { emptyStats, type RunStats } from './run-stats.js';
+import { spentTokens } from './run-summary.js';
 import { ViewWriter } from './run-view.js';
 
 export interface CoordinatorOptions {

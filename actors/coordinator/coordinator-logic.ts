@@ -8,7 +8,8 @@ import type { Metric } from '../../runtime/message-types.js';
 import type { MessageType } from '../../runtime/messages.js';
 import { budgetAllows, budgetWords, curveDue, hasBudget, sampledCaughtUp, settled, spentOf, type BudgetLimits } from './budget.js';
 import type { ReplayBuffer } from './replay.js';
-import { iterationSummary, onAccepted, onLabeled, onMetric, onNovelty, onRejected, onReplayed, spentTokens, summary, type NoveltyScore, type RunStats } from './run-stats.js';
+import { onAccepted, onLabeled, onMetric, onNovelty, onRejected, onReplayed, type NoveltyScore, type RunStats } from './run-stats.js';
+import { iterationSummary, spentTokens, summary } from './run-summary.js';
 import { renderView } from './run-view.js';
 import { issuable, jobIds, jobSeed, minVersionFor } from './schedule.js';
 

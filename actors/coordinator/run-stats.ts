@@ -1,4 +1,4 @@
-// Pure fold of the run's events into the figures the live view, metrics.jsonl and tests read.
+// Pure fold of the run's events into the stats the live view, metrics.jsonl and tests read (run-summary.ts reads the figures from them).
 import type { Metric } from '../../runtime/message-types.js';
 
 type MetricBody = typeof Metric extends import('../../runtime/messages.js').MessageType<infer T> ? T : never;
@@ -131,7 +131,7 @@ export function emptyStats(now: number): RunStats {
   };
 }
 
-function iter(s: RunStats, i: number): IterationStats {
+export function iterationStats(s: RunStats, i: number): IterationStats {
   let it = s.perIteration.get(i);
   if (!it) {
     it = {
@@ -148,7 +148,7 @@ export function onAccepted(s: RunStats, iteration: number, grounding?: { docWord
   s.proposed++;
   s.accepted++;
   if (grounding) (s.grounding.scored++, s.grounding.docWordsSum += grounding.docWords, s.grounding.controlWordsSum += grounding.controlWords);
-  const it = iter(s, iteration);
+  const it = iterationStats(s, iteration);
   it.proposed++;
   it.accepted++;
 }
@@ -156,14 +156,14 @@ export function onAccepted(s: RunStats, iteration: number, grounding?: { docWord
 /** A job replayed an accepted environment (its env.accepted carries replayOf): not a design. */
 export function onReplayed(s: RunStats, iteration: number): void {
   s.replayed++;
-  iter(s, iteration).replayed++;
+  iterationStats(s, iteration).replayed++;
 }
 
 export function onRejected(s: RunStats, iteration: number, stage: string): void {
   s.proposed++;
   s.rejected++;
   s.rejectedByStage[stage] = (s.rejectedByStage[stage] ?? 0) + 1;
-  const it = iter(s, iteration);
+  const it = iterationStats(s, iteration);
   it.proposed++;
   it.rejected++;
 }
@@ -203,7 +203,7 @@ export function onNovelty(s: RunStats, iteration: number, r: NoveltyScore): void
   if (r.libraryCopyOf !== null) n.libraryCopies++;
   n.librarySimilaritySum += r.maxLibrarySimilarity;
   n.acceptedSimilaritySum += r.maxAcceptedSimilarity;
-  const it = iter(s, iteration);
+  const it = iterationStats(s, iteration);
   it.scored++;
   if (r.novel) it.novel++;
   if (r.newStructure) it.newStructure++;
@@ -213,7 +213,7 @@ export function onNovelty(s: RunStats, iteration: number, r: NoveltyScore): void
 export function onLabeled(s: RunStats, b: LabeledSummary, designsPerIteration: number): boolean {
   s.labeledBatches++;
   s.trajectories += b.trajectories;
-  const it = iter(s, b.iteration);
+  const it = iterationStats(s, b.iteration);
   it.labeled++;
   s.tokens.labeledDesigner += b.labeledDesigner ?? 0;
   s.tokens.labeledAgent += b.labeledAgent ?? 0;
@@ -262,13 +262,13 @@ export function onMetric(s: RunStats, m: MetricBody): void {
     if (m.role === 'designer') s.tokens.sampledDesigner += m.value;
     else s.tokens.sampledAgent += m.value;
     const i = Number(m.tags?.iteration);
-    if (Number.isInteger(i) && i >= 0) iter(s, i).sampledTokens += m.value;
+    if (Number.isInteger(i) && i >= 0) iterationStats(s, i).sampledTokens += m.value;
     return;
   }
   if (m.name === 'episodes' && m.role === 'agent') {
     s.agentEpisodes += m.value;
     const i = Number(m.tags?.iteration);
-    if (Number.isInteger(i) && i >= 0) iter(s, i).agentEpisodes += m.value;
+    if (Number.isInteger(i) && i >= 0) iterationStats(s, i).agentEpisodes += m.value;
     return;
   }
   if (m.role !== 'learner') return;
@@ -290,69 +290,4 @@ export function onMetric(s: RunStats, m: MetricBody): void {
   else if (m.name === 'applied') l.applied = m.value;
   else if (m.name === 'busy.fraction') l.busyFraction = m.value;
   else if (m.name === 'loss') l.loss = m.value;
-}
-
-const mean = (sum: number, n: number) => (n > 0 ? sum / n : NaN);
-
-/** The agent's share of the sampled policy tokens (NaN before any): what replays and several rollouts per design raise. */
-export function agentShare(t: Pick<TokenCounts, 'sampledDesigner' | 'sampledAgent'>): number {
-  return mean(t.sampledAgent, t.sampledDesigner + t.sampledAgent);
-}
-
-/** Policy tokens spent so far: sampled by both roles plus trained. */
-export function spentTokens(s: RunStats): number {
-  return s.tokens.sampledDesigner + s.tokens.sampledAgent + s.tokens.trained;
-}
-
-/** The figures of one iteration, for its metrics.jsonl line. */
-export function iterationSummary(s: RunStats, i: number) {
-  const it = iter(s, i);
-  return {
-    index: i, proposed: it.proposed, accepted: it.accepted, rejected: it.rejected,
-    acceptance: mean(it.accepted, it.proposed),
-    meanRegret: mean(it.feasibleRegretSum, it.feasible), meanRegretAll: mean(it.regretSum, it.evaluated), feasible: it.feasible, evaluated: it.evaluated,
-    meanDesignerReward: mean(it.designerRewardSum, it.labeled),
-    meanReturnHint: mean(it.returnHintSum, it.evaluated), meanReturnNoHint: mean(it.returnNoHintSum, it.evaluated),
-    novelFraction: mean(it.novel, it.scored), newStructureFraction: mean(it.newStructure, it.scored), sampledTokens: it.sampledTokens, labeledTokens: it.labeledTokens, agentEpisodes: it.agentEpisodes,
-    replayed: it.replayed, meanReplayReturnNoHint: mean(it.replayReturnNoHintSum, it.replayEvaluated),
-  };
-}
-
-/** One flat summary record (a line of metrics.jsonl, the final JSON of a run). */
-export function summary(s: RunStats, now: number) {
-  const secs = Math.max(1e-9, (now - s.startedAt) / 1000);
-  return {
-    ts: now,
-    elapsedSec: Number(secs.toFixed(1)),
-    iterationsIssued: s.iterationsIssued,
-    iterationsDone: s.iterationsDone,
-    proposed: s.proposed,
-    accepted: s.accepted,
-    rejected: s.rejected,
-    rejectedByStage: s.rejectedByStage,
-    // Regret means something only where the hinted agent can solve the environment: the headline is the feasible mean.
-    meanRegret: mean(s.feasibleRegretSum, s.feasible),
-    meanRegretAll: mean(s.regretSum, s.evaluated),
-    feasible: s.feasible,
-    evaluated: s.evaluated,
-    acceptance: mean(s.accepted, s.proposed),
-    meanDesignerReward: mean(s.designerRewardSum, s.labeledBatches),
-    meanReturnHint: mean(s.returnHintSum, s.evaluated),
-    meanReturnNoHint: mean(s.returnNoHintSum, s.evaluated),
-    policyVersion: s.policyVersion,
-    learner: s.learner,
-    replayed: s.replayed,
-    meanReplayReturnNoHint: mean(s.replayReturnNoHintSum, s.replayEvaluated),
-    tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s), agentShare: agentShare(s.tokens) },
-    novelty: {
-      scored: s.novelty.scored, novel: s.novelty.novel, libraryCopies: s.novelty.libraryCopies, novelFraction: mean(s.novelty.novel, s.novelty.scored),
-      newStructure: s.novelty.newStructure, newStructureFraction: mean(s.novelty.newStructure, s.novelty.scored),
-      meanLibrarySimilarity: mean(s.novelty.librarySimilaritySum, s.novelty.scored), meanAcceptedSimilarity: mean(s.novelty.acceptedSimilaritySum, s.novelty.scored),
-    },
-    grounding: { scored: s.grounding.scored, meanDocWords: mean(s.grounding.docWordsSum, s.grounding.scored), meanControlWords: mean(s.grounding.controlWordsSum, s.grounding.scored) },
-    trajectories: s.trajectories,
-    trajectoriesPerSec: s.trajectories / secs,
-    agentEpisodes: s.agentEpisodes,
-    agentEpisodesPerSec: s.agentEpisodes / secs,
-  };
 }

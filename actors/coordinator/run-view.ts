@@ -1,6 +1,7 @@
 // The live terminal view of a run: one screen redrawn in place on a TTY, or one line per refresh otherwise.
 import { etaSeconds, progressBar } from '../../runtime/progress.js';
-import { summary, type RunStats } from './run-stats.js';
+import type { RunStats } from './run-stats.js';
+import { summary } from './run-summary.js';
 
 const f = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { transition, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
 import { ReplayBuffer } from '../../../actors/coordinator/replay.js';
-import { summary } from '../../../actors/coordinator/run-stats.js';
+import { summary } from '../../../actors/coordinator/run-summary.js';
 import { freshState, labeledBatch, acceptedEnv as accepted, designerSample as sample } from './coordinator-state.js';
 
 const o: CoordinatorLimits = { seed: 1, designsPerIteration: 4, maxStaleness: 0, iterations: 10, minutes: Infinity };

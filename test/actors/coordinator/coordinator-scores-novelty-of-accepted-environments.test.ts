@@ -4,7 +4,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { transition, type CoordinatorEffect, type CoordinatorLimits } from '../../../actors/coordinator/coordinator-logic.js';
-import { summary } from '../../../actors/coordinator/run-stats.js';
+import { summary } from '../../../actors/coordinator/run-summary.js';
 import { renderView } from '../../../actors/coordinator/run-view.js';
 import { libraryNoveltyIndex } from '../../../eval/index.js';
 import { repoPath } from '../../../runtime/paths.js';

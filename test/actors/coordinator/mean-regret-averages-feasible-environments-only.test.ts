@@ -1,7 +1,8 @@
 // Pure logic: the run's headline regret is the mean over feasible environments (hinted return ≥ τ); the mean over
 // every evaluated environment is reported beside it, and per iteration likewise.
 import t from 'tap';
-import { emptyStats, iterationSummary, onAccepted, onLabeled, summary } from '../../../actors/coordinator/run-stats.js';
+import { emptyStats, onAccepted, onLabeled } from '../../../actors/coordinator/run-stats.js';
+import { iterationSummary, summary } from '../../../actors/coordinator/run-summary.js';
 
 t.test('mean regret averages feasible environments only, the all-environment mean beside it', async (t) => {
   const s = emptyStats(0);

@@ -1,6 +1,7 @@
 // Pure logic: run stats fold accepted, rejected and labeled events and say when an iteration is complete.
 import t from 'tap';
-import { emptyStats, onAccepted, onLabeled, onRejected, summary } from '../../../actors/coordinator/run-stats.js';
+import { emptyStats, onAccepted, onLabeled, onRejected } from '../../../actors/coordinator/run-stats.js';
+import { summary } from '../../../actors/coordinator/run-summary.js';
 
 t.test('run stats fold events and complete iterations', async (t) => {
   const s = emptyStats(0);

@@ -1,7 +1,8 @@
 // The run's summary (metrics.jsonl, the live view) reports the agent's share of the sampled policy tokens: the
 // `sample.tokens` metrics of the designer and the agent, counted where they are sampled. NaN before any.
 import t from 'tap';
-import { agentShare, emptyStats, onMetric, summary } from '../../../actors/coordinator/run-stats.js';
+import { emptyStats, onMetric } from '../../../actors/coordinator/run-stats.js';
+import { agentShare, summary } from '../../../actors/coordinator/run-summary.js';
 import { renderView } from '../../../actors/coordinator/run-view.js';
 
 const tokens = (role: string, value: number) => ({ role, host: 'h', ts: 0, name: 'sample.tokens', value, tags: { iteration: '0' } });
