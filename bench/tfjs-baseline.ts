@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { parameterShapes, type ResolvedDecoderConfig } from '../model/decoder.js';
+import { parameterShapes } from '../model/decoder.js';
+import { type ResolvedDecoderConfig } from '../model/decoder-config.js';
 import { repoPath } from '../runtime/paths.js';
 import { BaselineUnavailableError, BenchOptionError } from './errors.js';
 

@@ -1,7 +1,8 @@
 // Decode graphs with one weights version baked in as initializers: onnxruntime prepacks the weights and a step
 // marshals ~11 feeds instead of ~50 (batch-1 decode step 0.71 -> 0.42 ms median here, batch 32 3.4 -> 3.0 ms).
 // Built in the background per version (~120 ms of emit and session creation); until then steps feed the weights.
-import { buildSamplingGraph, type ResolvedDecoderConfig } from './decoder.js';
+import { buildSamplingGraph } from './decoder.js';
+import { type ResolvedDecoderConfig } from './decoder-config.js';
 import { GraphRunner, emit, type RunnerOptions } from './graph/index.js';
 
 type WeightMap = ReadonlyMap<string, Float32Array | Float64Array>;

@@ -7,7 +7,7 @@ import { decoderConfigFromHf, hfConfigFromDecoder, isHfConfig } from './hf-confi
 import { HF_WEIGHTS, encodeHfWeights, readHfWeights } from './hf-weights.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { replaceDirectory, writeDurably } from './checkpoint.js';
-import type { ResolvedDecoderConfig } from './decoder.js';
+import type { ResolvedDecoderConfig } from './decoder-config.js';
 
 /** Tokenizer and generation files carried through an import and export unchanged. */
 export const HF_TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'generation_config.json'] as const;

@@ -2,7 +2,7 @@
 // what the engine does not compute is refused here, naming the field, before any weight is read.
 import { isDeepStrictEqual } from 'node:util';
 import { CheckpointConfigError, UnsupportedModelError } from './errors.js';
-import { validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig, type RopeScaling } from './decoder.js';
+import { validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig, type RopeScaling } from './decoder-config.js';
 
 export const HF_MODEL_TYPES = ['llama', 'qwen2', 'qwen3'] as const;
 export type HfModelType = (typeof HF_MODEL_TYPES)[number];

@@ -7,7 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { CheckpointConfigError, CheckpointError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError } from './errors.js';
 import { MAX_SAFETENSORS_HEADER_BYTES, assertFinite, decodeSafetensors, encodeSafetensors, numel, toFloat32 } from './safetensors.js';
-import { parameterShapes, type ResolvedDecoderConfig } from './decoder.js';
+import { parameterShapes } from './decoder.js';
+import { type ResolvedDecoderConfig } from './decoder-config.js';
 
 export const HF_WEIGHTS = { single: 'model.safetensors', index: 'model.safetensors.index.json' } as const;
 export const HF_WEIGHT_DTYPES = ['F32', 'F16', 'BF16'] as const;

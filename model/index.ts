@@ -29,6 +29,7 @@ export {
 
 // ---- graph builder, autodiff, decoder, sessions, sampler (owned by the decoder work; extend here) ----
 export * from './graph/index.js';
+export * from './decoder-config.js';
 export * from './decoder.js';
 export * from './session.js';
 export * from './sampler/index.js';

@@ -2,7 +2,8 @@
 // directory (llama, qwen2, qwen3). What comes back is the decoder config, F32 parameters and a tokenizer.
 import { join } from 'node:path';
 import { loadCheckpoint, loadCheckpointTokenizer } from './checkpoint.js';
-import { checkpointShapes, validateDecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
+import { checkpointShapes } from './decoder.js';
+import { validateDecoderConfig, type ResolvedDecoderConfig } from './decoder-config.js';
 import { HF_TOKENIZER_FILES, isHfDirectory, loadHfModel, readHfTokenizer, saveHfModel } from './hf-checkpoint.js';
 import { HfTokenizer, type ChatMessage } from './hf-tokenizer.js';
 import { FLOAT_DTYPES } from './safetensors.js';

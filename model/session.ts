@@ -2,7 +2,8 @@
 // a scoring pass (log-probs only, for objectives whose dlogp depends on logp) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
 // Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
 import ort from 'onnxruntime-node';
-import { buildSamplingGraph, buildTrainingGraph, parameterShapes, validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from './decoder.js';
+import { buildSamplingGraph, buildTrainingGraph, parameterShapes } from './decoder.js';
+import { validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig } from './decoder-config.js';
 import { BakedDecode } from './baked-decode.js';
 import { ModelOptionError } from './errors.js';
 import { GraphRunError, GraphRunner, emit, type RunnerOptions } from './graph/index.js';

@@ -2,7 +2,7 @@
 // uses: generate, setWeights, release, policyVersion, steps, close. Text is decoded here, from the returned tokens, so the
 // worker needs no tokenizer. A thread that dies fails the requests it held (typed) and is started again, with the
 // newest weights, by the next request.
-import type { ResolvedDecoderConfig } from '../decoder.js';
+import type { ResolvedDecoderConfig } from '../decoder-config.js';
 import { ModelOptionError } from '../errors.js';
 import { SamplerClosedError, SamplerError, StaleWeightsError } from './errors.js';
 import { validateSamplerOptions, type SampleOutput, type SamplerOptions, type TextCodec } from './sampler.js';

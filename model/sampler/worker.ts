@@ -4,7 +4,7 @@
 import { workerData } from 'node:worker_threads';
 import { Sampler, type SampleOutput, type SamplerOptions } from './sampler.js';
 import { ModelSession, type Weights } from '../session.js';
-import type { ResolvedDecoderConfig } from '../decoder.js';
+import type { ResolvedDecoderConfig } from '../decoder-config.js';
 import { serveRpc } from '../../runtime/worker-rpc-serve.js';
 
 export interface SamplerWorkerData {

@@ -2,7 +2,8 @@
 // tampered with are refused with a typed error naming what differs; a missing object is retried until it appears or a newer version supersedes it; the watcher keeps
 // running throughout and applies the next good version.
 import t from 'tap';
-import { parameterShapes, validateDecoderConfig } from '../../model/decoder.js';
+import { parameterShapes } from '../../model/decoder.js';
+import { validateDecoderConfig } from '../../model/decoder-config.js';
 import { encodeSafetensors } from '../../model/safetensors.js';
 import {
   POLICY_KEY, WEIGHT_METADATA, WeightPublisher, WeightWatcher, configHash, encodeWeightPayload, isNonFiniteWeightsError, isWeightContentError,

@@ -1,6 +1,7 @@
 // Shared setup of the weight-sync tests: a real nats-server with the topology, two connections (a learner's and a
 // sampler's), a small model config and helpers to compare weights bit for bit.
-import { initParameters, parameterShapes, validateDecoderConfig, type DecoderConfig } from '../../model/decoder.js';
+import { initParameters, parameterShapes } from '../../model/decoder.js';
+import { validateDecoderConfig, type DecoderConfig } from '../../model/decoder-config.js';
 import type { Weights } from '../../model/session.js';
 import type { Connection } from '../../runtime/connection.js';
 import { connected, natsServer, testConfig, type Teardown } from '../helpers/nats.js';

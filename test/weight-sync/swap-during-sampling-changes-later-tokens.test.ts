@@ -2,7 +2,8 @@
 // the watcher and swaps between decode steps. Requests in flight all finish; tokens sampled before the swap keep
 // the old version and the old weights' values, later tokens carry the new version, later requests use the new weights.
 import t from 'tap';
-import { parameterShapes, validateDecoderConfig } from '../../model/decoder.js';
+import { parameterShapes } from '../../model/decoder.js';
+import { validateDecoderConfig } from '../../model/decoder-config.js';
 import { Sampler, type SampleOutput } from '../../model/sampler/sampler.js';
 import { ModelSession } from '../../model/session.js';
 import { WeightPublisher, watchIntoSampler } from '../../weight-sync/index.js';

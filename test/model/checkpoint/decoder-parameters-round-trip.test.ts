@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { loadCheckpoint, saveCheckpoint } from '../../../model/checkpoint.js';
-import { initParameters, parameterShapes, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters, parameterShapes } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { MissingTensorError, ShapeMismatchError } from '../../../model/errors.js';
 import { AdamW } from '../../../model/optimizer.js';
 import { loadTokenizer } from '../../../model/tokenizer.js';

@@ -1,7 +1,8 @@
 // Bad feeds to a model session (a token past the vocab, a mask of the wrong length, a position past the context)
 // fail before onnxruntime with a ModelOptionError naming the field.
 import t from 'tap';
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { ModelSession } from '../../../model/session.js';
 
 const config: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 32, vocab: 40, ffnHidden: 48 };

@@ -1,6 +1,7 @@
 // A chunk of several tokens on top of a KV cache (P > 0, S > 1) gives the scoring graph's log-probs.
 import t from 'tap';
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { concatKv } from '../../../model/sampler/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 

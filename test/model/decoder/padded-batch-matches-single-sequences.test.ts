@@ -1,7 +1,8 @@
 // Sequences of different lengths packed into one right-padded batch give the same log-probs and gradients as
 // each sequence alone (padding is masked and causally invisible).
 import t from 'tap';
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { ModelSession } from '../../../model/session.js';
 import { packBatch, unpackLogp, type PackRow } from '../../../model/train-batch.js';
 

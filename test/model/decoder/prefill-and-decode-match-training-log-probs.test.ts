@@ -1,7 +1,8 @@
 // Log-prob parity: prefill + token-by-token decode with the KV cache gives the same log-probs as the training
 // graph, and the scoring graph gives them too (GQA, batch 2).
 import t from 'tap';
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { concatKv } from '../../../model/sampler/kv-batch.js';
 import { ModelSession } from '../../../model/session.js';
 

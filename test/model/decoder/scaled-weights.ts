@@ -1,6 +1,7 @@
 // Shared by the baked-weights tests: a small GQA decoder config and initial weights scaled up (norms aside) so
 // that attention is far from uniform.
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import type { Weights } from '../../../model/session.js';
 
 export const config: DecoderConfig = { layers: 2, width: 32, heads: 4, kvHeads: 2, contextLength: 32, vocab: 40, ffnHidden: 48 };

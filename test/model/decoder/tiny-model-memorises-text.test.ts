@@ -1,7 +1,8 @@
 // End to end: the training graph's gradients plus AdamW memorise a short text, and greedy sampling with the
 // trained weights then reproduces it from its first bytes.
 import t from 'tap';
-import { initParameters, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { AdamW } from '../../../model/optimizer.js';
 import { Sampler } from '../../../model/sampler/sampler.js';
 import { ModelSession } from '../../../model/session.js';

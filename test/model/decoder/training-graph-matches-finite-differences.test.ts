@@ -1,7 +1,8 @@
 // The whole training graph in float64: every parameter gradient against central differences of sum(mask·dlogp·logp).
 import t from 'tap';
 import ort from 'onnxruntime-node';
-import { buildTrainingGraph, initParameters, parameterShapes, type DecoderConfig } from '../../../model/decoder.js';
+import { buildTrainingGraph, initParameters, parameterShapes } from '../../../model/decoder.js';
+import { type DecoderConfig } from '../../../model/decoder-config.js';
 import { GraphRunner, emit } from '../../../model/graph/index.js';
 import { centralDifference } from '../graph/fd-check.js';
 

@@ -4,7 +4,7 @@
 // config, keeping the other fields.
 import t from 'tap';
 import { decoderConfigFromHf, hfConfigFromDecoder } from '../../../model/hf-config.js';
-import { validateDecoderConfig } from '../../../model/decoder.js';
+import { validateDecoderConfig } from '../../../model/decoder-config.js';
 
 const base = {
   architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 16, intermediate_size: 24, num_hidden_layers: 2, num_attention_heads: 4,

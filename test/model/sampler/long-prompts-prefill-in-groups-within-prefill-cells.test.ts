@@ -1,7 +1,7 @@
 // A full prefill computes rows x length² attention cells at once, and onnxruntime keeps the largest run's memory for
 // good; so waiting prompts are prefilled shortest first in groups within prefillCells, with the same results.
 import t from 'tap';
-import { validateDecoderConfig } from '../../../model/decoder.js';
+import { validateDecoderConfig } from '../../../model/decoder-config.js';
 import { ModelSession } from '../../../model/session.js';
 import { Sampler, byPrefillCells, type SampleOutput } from '../../../model/sampler/sampler.js';
 import { TINY, tinyWeights } from './tiny.js';

@@ -1,7 +1,7 @@
 // The sampler on its own thread rejects a bad request with a typed error carrying the worker's reason, and a thread
 // that cannot start (a config the weights do not fit) with a typed error saying so.
 import t from 'tap';
-import { validateDecoderConfig } from '../../../model/decoder.js';
+import { validateDecoderConfig } from '../../../model/decoder-config.js';
 import { ThreadSampler, isSamplerThreadError } from '../../../model/sampler/thread.js';
 import { TINY, startThreadSampler as start, tinyWeights } from './tiny.js';
 

@@ -1,6 +1,7 @@
 // A tiny decoder, weights that make greedy outputs vary, a one-letter-per-token codec, and the sampler on its own
 // thread over them, for sampler tests.
-import { initParameters, validateDecoderConfig, type DecoderConfig } from '../../../model/decoder.js';
+import { initParameters } from '../../../model/decoder.js';
+import { validateDecoderConfig, type DecoderConfig } from '../../../model/decoder-config.js';
 import type { TextCodec } from '../../../model/sampler/sampler.js';
 import { ThreadSampler } from '../../../model/sampler/thread.js';
 

@@ -2,7 +2,7 @@
 // DEFAULT_POLICY_MODEL, the shape of the shipped base checkpoint, and so is what a fresh policy initialises.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_POLICY_MODEL, validateDecoderConfig } from '../../../../model/decoder.js';
+import { DEFAULT_POLICY_MODEL, validateDecoderConfig } from '../../../../model/decoder-config.js';
 import { validateLearnerOptions } from '../../../../actors/learner/options.js';
 import { validateLoopOptions } from '../../../../actors/loop/options.js';
 import { resolvePolicyModel } from '../../../../actors/loop/policy/policy-model.js';

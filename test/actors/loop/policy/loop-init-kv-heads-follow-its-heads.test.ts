@@ -1,7 +1,7 @@
 // A loop.policy.init that names its heads but not its kv heads gets one kv head per head (the default shape's
 // grouped kv heads do not stay behind), as a decoder config does; a kv head count that does not divide heads is refused.
 import t from 'tap';
-import { validateDecoderConfig } from '../../../../model/decoder.js';
+import { validateDecoderConfig } from '../../../../model/decoder-config.js';
 import { validateLoopOptions } from '../../../../actors/loop/options.js';
 import { isOptionsError } from '../../../../runtime/options.js';
 

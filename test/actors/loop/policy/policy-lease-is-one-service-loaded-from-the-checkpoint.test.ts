@@ -3,7 +3,8 @@
 import t from 'tap';
 import { leasePolicy } from '../../../../actors/loop/policy/shared.js';
 import { unpackInts } from '../../../../actors/loop/packed.js';
-import { initParameters, parameterShapes, validateDecoderConfig } from '../../../../model/decoder.js';
+import { initParameters, parameterShapes } from '../../../../model/decoder.js';
+import { validateDecoderConfig } from '../../../../model/decoder-config.js';
 import { saveCheckpoint } from '../../../../model/checkpoint.js';
 import { tempDir } from '../../../helpers/nats.js';
 import { TINY_POLICY } from './tiny-loop.js';
