@@ -130,6 +130,12 @@ export async function warmStart(options: WarmStartOptions = {}, log: (line: stri
   let settingStats: WarmStartSummary['settings'] = null;
   let drillStats: WarmStartSummary['drills'] = null;
   const drills = o.drills.map(drillEnv);
+  drills.forEach((d, i) => {
+    // Agent rows find their module by name: a drill may not shadow a library module or another drill.
+    if (library.some((e) => e.name === d.name) || drills.findIndex((e) => e.name === d.name) < i) {
+      throw new OptionsError(`options.drills[${i}]`, 'a module whose spec.name is no library module\'s nor another drill\'s', `${o.drills[i]} (${d.name})`);
+    }
+  });
   const settings = o.settingsPerModule > 0 ? knobSettingsOf(o, library) : null;
   const play = { spacedActions: o.spacedActions };
   try {

@@ -1,11 +1,13 @@
 // options.drills: each named drill module is played by its oracle on seeds 1..drillEpisodes, without and with the
 // hint, and its episodes join the agent data; the summary counts them. Off by default. A drill file that cannot be
-// read, or has no spec name, fails with WarmStartDataError naming the path. Real sandbox, real training, the shipped
+// read, or has no spec name, fails with WarmStartDataError naming the path; one named like a library module or
+// another drill, with OptionsError naming the field. Real sandbox, real training, the shipped
 // look-up drill.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { OptionsError } from '../../runtime/options.js';
 import { repoPath } from '../../runtime/paths.js';
 import { WarmStartDataError, warmStart } from '../../warmstart/index.js';
 
@@ -38,4 +40,8 @@ t.test('drill episodes become agent data', async (t) => {
   writeFileSync(nameless, 'export const spec = { description: "x", hint: "y", maxTurns: 1 };\nexport default class Env { reset() { return { observation: "o" }; } step() { return { observation: "o", reward: 0, terminated: true }; } }\nexport function oracle() { return "a"; }\n');
   const noName = await refused({ ...tiny, drills: [nameless], outDir: join(dir, 'bad2') });
   t.ok(noName instanceof WarmStartDataError && noName.message.includes(nameless) && /spec\.name/.test(noName.message), 'a drill without spec.name is refused, naming the path');
+  const twice = await refused({ ...tiny, drills: [lookUp, lookUp], outDir: join(dir, 'bad3') });
+  t.ok(twice instanceof OptionsError && /options\.drills\[1\].*look-up/s.test(twice.message), 'a drill named like another is refused, naming the field');
+  const shadow = await refused({ ...tiny, drills: [repoPath('envs', 'library', 'reasoning', 'door-code.js')], outDir: join(dir, 'bad4') });
+  t.ok(shadow instanceof OptionsError && /options\.drills\[0\].*door-code/s.test(shadow.message), 'a drill named like a library module is refused');
 });
