@@ -1,8 +1,9 @@
 // One building block for everything that follows a stream or a KV bucket: a durable work-queue consumer (the host),
 // an ephemeral consumer over stored subjects (coordinator, `spade tail`), an ordered consumer over a transient stream
-// (the learner group's reduce) or a KV watch (memory store, weight watcher, the learner group's heartbeats). Each is an async iterator of data, as nats.js v3 gives them: control events come apart from the data on
-// status(), a failure of the subscription is thrown into the loop, and leaving the loop (break, return, throw)
-// closes the subscription. Nothing else in the code base calls consume(), fetch(), next() or watch().
+// (the learner group's reduce) or a KV watch (memory store, weight watcher, the learner group's heartbeats). Each is
+// an async iterator of data, as nats.js v3 gives them: control events come apart from the data on status(), a
+// failure of the subscription is thrown into the loop, and leaving the loop (break, return, throw) closes the
+// subscription. Nothing else in the code base calls consume(), fetch(), next() or watch().
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type ConsumerNotification, type JsMsg } from '@nats-io/jetstream';
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/nats-core';
@@ -59,7 +60,8 @@ export async function followDurable(conn: Pick<Connection, 'js'>, d: DurableFoll
 
 /**
  * Follows the stored messages of `filter` on `stream` through an ephemeral, in-memory consumer that the server
- * removes once idle (ordered consumers need nats-server 2.10+). Messages are acked as they are read.
+ * removes once idle (an ordered consumer with a subject filter needs nats-server 2.10+). Messages are acked as they
+ * are read.
  */
 export async function followStream(conn: Pick<Connection, 'js' | 'jsm'>, s: StreamFollow): Promise<Follow<JsMsg>> {
   const ci = await conn.jsm.consumers.add(s.stream, { ack_policy: AckPolicy.Explicit, filter_subject: s.filter, inactive_threshold: 30e9, mem_storage: true, ...startOf(s.from) });
