@@ -18,7 +18,7 @@ export default class Env {
     const digits = kit.randInt(1, 6);
     this.names = kit.sample(WORDS, n);
     this.numbers = this.names.map(() => kit.randInt(digits === 1 ? 0 : 10 ** (digits - 1), 10 ** digits - 1));
-    this.asks = kit.shuffle(kit.range(0, n - 1)).slice(0, ASKS);
+    this.asks = kit.shuffle(kit.range(n)).slice(0, ASKS);
     this.turn = 0;
     this.total = 0;
     const shown = kit.chance(0.5)
