@@ -1,5 +1,7 @@
 // AdamW over named Float32Array parameters, matching PyTorch's AdamW: decoupled weight decay
 // (skipped for norms and biases), bias correction, global-norm clipping, a scheduled learning rate.
+// The arithmetic runs in float32 in a WebAssembly SIMD kernel (adamw-kernel.ts), as PyTorch's does in float32.
+import { AdamWKernel } from './adamw-kernel.js';
 import { ModelOptionError, OptimizerError } from './errors.js';
 import { lrSchedule, type LrScheduleOptions } from './lr-schedule.js';
 
@@ -66,6 +68,7 @@ export class AdamW {
   readonly options: ResolvedAdamWOptions;
   private readonly lrAt: (step: number) => number;
   private state: AdamWState = { step: 0, m: new Map(), v: new Map() };
+  private readonly kernel = new AdamWKernel();
 
   constructor(options: AdamWOptions = {}) {
     this.options = validateAdamWOptions(options);
@@ -93,7 +96,7 @@ export class AdamW {
           data: { name, grad: g.length, param: p.length },
         });
       }
-      for (let i = 0; i < g.length; i++) sq += g[i]! * g[i]!;
+      sq += this.kernel.sumOfSquares(g);
     }
     const gradNorm = Math.sqrt(sq);
     if (!Number.isFinite(gradNorm)) {
@@ -104,7 +107,7 @@ export class AdamW {
     const lr = this.lrAt(this.state.step);
     const t = ++this.state.step;
     const stepSize = lr / (1 - beta1 ** t);
-    const bc2Sqrt = Math.sqrt(1 - beta2 ** t);
+    const invBiasCorrection2Sqrt = 1 / Math.sqrt(1 - beta2 ** t);
     for (const name of names) {
       const p = params.get(name)!;
       const g = grads.get(name)!;
@@ -122,12 +125,7 @@ export class AdamW {
         });
       }
       const shrink = decay(name) ? 1 - lr * weightDecay : 1;
-      for (let i = 0; i < p.length; i++) {
-        const gi = g[i]! * clipScale;
-        const mi = (m[i] = beta1 * m[i]! + (1 - beta1) * gi);
-        const vi = (v[i] = beta2 * v[i]! + (1 - beta2) * gi * gi);
-        p[i] = p[i]! * shrink - (stepSize * mi) / (Math.sqrt(vi) / bc2Sqrt + eps);
-      }
+      this.kernel.update(p, g, m, v, { clipScale, beta1, beta2, shrink, stepSize, invBiasCorrection2Sqrt, eps });
     }
     return { step: t, lr, gradNorm, clipScale };
   }

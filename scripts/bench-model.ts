@@ -18,6 +18,7 @@ import { Sampler } from '../model/sampler/index.js';
 import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
 import { pickToken, seededUniform } from '../model/sampler/index.js';
 import { AdamW, saveHfModel } from '../model/index.js';
+import { adamwLoopUpdate, sumOfSquaresLoop } from '../model/adamw-reference.js';
 import { runTorchBaseline, type TorchBaselineResult } from '../bench/torch-baseline.js';
 import { benchSmolShape, type SmolFigures } from './bench-model-smol.js';
 
@@ -176,7 +177,15 @@ async function main(): Promise<void> {
   // The optimizer update the training step is followed by (PyTorch's step below includes its AdamW).
   const adam = new AdamW(), adamWeights = new Map([...weights].map(([n, w]) => [n, Float32Array.from(w)]));
   const adamMs = await timeIt(async () => adam.update(adamWeights, engineStep.grads as Map<string, Float32Array>), repeats);
-  console.log(`AdamW update (JS, ${(params / 1e6).toFixed(2)}M parameters): ${adamMs.toFixed(1)} ms median`);
+  // The float64 loop the SIMD kernel replaced, on the same gradients: the optimizer's before/after in one run.
+  const loopState = [...adamWeights].map(([n, w]) => ({ p: w.slice(), g: engineStep.grads.get(n) as Float32Array, m: new Float32Array(w.length), v: new Float32Array(w.length) }));
+  const adamLoopMs = await timeIt(async () => {
+    let sq = 0;
+    for (const x of loopState) sq += sumOfSquaresLoop(x.g);
+    const clipScale = Math.min(1, 1 / (Math.sqrt(sq) + 1e-6));
+    for (const x of loopState) adamwLoopUpdate(x.p, x.g, x.m, x.v, { clipScale, beta1: 0.9, beta2: 0.95, shrink: 1 - 1e-5, stepSize: 1e-3, bc2Sqrt: 0.3, eps: 1e-8 });
+  }, repeats);
+  console.log(`AdamW update (${(params / 1e6).toFixed(2)}M parameters): WebAssembly SIMD ${adamMs.toFixed(1)} ms median, the float64 loop it replaced ${adamLoopMs.toFixed(1)} ms (${(adamLoopMs / adamMs).toFixed(2)}x)`);
   const scoreMs = await timeIt(() => trainSession.score(batch, weights), repeats);
   const engineScore = await trainSession.score(batch, weights);
   console.log(`scoring pass (log-probs only) B=${B} T=${T}: ${scoreMs.toFixed(1)} ms median (${((scoreMs / stepMs) * 100).toFixed(0)}% of a training step)`);
@@ -234,8 +243,8 @@ async function main(): Promise<void> {
     };
     agreement['torchLogpMaxAbsDiff'] = maxAbsDiff(engineScore.logp, torch.logp);
     console.log(`torch ${torch.torch} (eager, CPU, ${torch.threads} thread(s) chosen by a probe: ${Object.entries(torch.threadProbeMs).map(([k, v]) => `${k} thread(s) ${v.toFixed(0)} ms`).join(", ")}; OMP_WAIT_POLICY=${torch.env?.OMP_WAIT_POLICY}, OPENBLAS_NUM_THREADS=${torch.env?.OPENBLAS_NUM_THREADS ?? "default"}, BLAS_INFO=${torch.blas}, libblas.so.3 -> ${torch.blasLibrary}); log-probs max |engine - torch| ${agreement['torchLogpMaxAbsDiff']!.toExponential(2)}`);
-    console.log(`  training step + AdamW B=${B} T=${T}: torch ${torch.trainStepMs.toFixed(1)} ms vs engine ${engineFullStep.toFixed(1)} ms (${stepMs.toFixed(1)} + ${adamMs.toFixed(1)}): engine ${speedupVsTorch.train!.toFixed(2)}x (target >= 1.25x)`);
-    console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 3x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 2x)`);
+    console.log(`  training step + AdamW B=${B} T=${T}: torch ${torch.trainStepMs.toFixed(1)} ms vs engine ${engineFullStep.toFixed(1)} ms (${stepMs.toFixed(1)} + ${adamMs.toFixed(1)}): engine ${speedupVsTorch.train!.toFixed(2)}x (target >= 1.5x)`);
+    console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 2x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 3x)`);
     console.log('  (ratios of medians: torch runs after the engine in its own process, so rounds are not paired)');
   }
   const smol: SmolFigures | null = a.smol === '0' ? null : await benchSmolShape({ threads, allowSpinning, repeats: Math.min(repeats, 2) }, console.log);
@@ -268,7 +277,7 @@ async function main(): Promise<void> {
     speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!) } : null,
     rounds: tfjs ? { train: roundsOf(steps, tfjsSteps), samplingB1: samplingRounds['b1'], samplingB32: samplingRounds['b32'] } : null,
     agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
-    targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0), adamMs: round(adamMs),
+    targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0), adamMs: round(adamMs), adamLoopMs: round(adamLoopMs),
     torch: torch === null || 'unavailable' in torch ? (torch ?? null) : {
       version: torch.torch, threads: torch.threads, threadProbeMs: torch.threadProbeMs, env: torch.env, blas: torch.blas, blasLibrary: torch.blasLibrary, trainStepMs: round(torch.trainStepMs),
       samplingTokensPerSecB1: round(torch.sampling['b1']!.tokensPerSec, 1), samplingTokensPerSecB32: round(torch.sampling['b32']!.tokensPerSec, 1),
