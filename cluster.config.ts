@@ -7,7 +7,7 @@ const role = (concurrency: number, threads = 0) => ({ concurrency, threads, task
 export default defineConfig({
   nats: { servers: [], embedded: { port: 0, auth: true } },
   // memoryBudgetMb 0: no budget by default (docs/reliability.md, resource limits, says why); e.g. --set host.memoryBudgetMb=6000
-  host: { roles: ['all'], heartbeatMs: 2_000, memberTtlMs: 10_000, drainTimeoutMs: 20_000, memoryBudgetMb: 0, memoryShedAt: 0.9, memoryResumeAt: 0.75, memoryCheckMs: 1_000 },
+  host: { roles: ['all'], heartbeatMs: 2_000, memberTtlMs: 10_000, drainTimeoutMs: 20_000, memoryBudgetMb: 0, memoryShedAt: 0.9, memoryResumeAt: 0.75, memoryCheckMs: 1_000, profileEveryMs: 10_000 },
   roles: {
     echo: role(8),
     sandbox: role(16, 2),

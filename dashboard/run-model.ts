@@ -4,6 +4,7 @@
 // same events the same way); the live dashboard feeds the model from the bus, the report from the run directory.
 import { emptyStats, onAccepted, onLabeled, onMetric, onNovelty, onRejected, type NoveltyScore, type RunStats } from '../actors/coordinator/run-stats.js';
 import { iterationSummary, summary } from '../actors/coordinator/run-summary.js';
+import type { ProfileSummary } from '../actors/coordinator/run-profile.js';
 
 /** One row of the environment table (no code: the detail carries it). */
 export interface EnvRow {
@@ -84,6 +85,8 @@ export interface Overview {
   live: boolean;
   figures: Record<string, number | string | null>;
   rejectedByStage: Record<string, number>;
+  /** Where the hosts' CPU seconds went (actors/coordinator/run-profile.ts); null before a host published its profile. */
+  profile: ProfileSummary | null;
   curves: Record<string, Series>;
   envs: EnvRow[];
   cluster: ClusterView | null;
@@ -219,7 +222,7 @@ export class RunModel {
       'consumer-lag': this.cluster ? this.cluster.consumers.reduce((a, c) => a + c.pending, 0) : null,
       'dead-letters': this.cluster ? this.cluster.deadLetters : null,
     };
-    return { source: this.source, live, figures, rejectedByStage: f.rejectedByStage, curves, envs: [...this.rows.values()], cluster: this.cluster };
+    return { source: this.source, live, figures, rejectedByStage: f.rejectedByStage, profile: f.profile ?? null, curves, envs: [...this.rows.values()], cluster: this.cluster };
   }
 
   private addRow(row: EnvRow, text: EnvText): void {

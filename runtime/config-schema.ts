@@ -56,6 +56,8 @@ export const CLUSTER_CONFIG = s.object(
         memoryResumeAt: s.number({ min: 0.01, max: 1 }),
         /** How often the host reads its RSS against the budget. */
         memoryCheckMs: s.int({ min: 50, max: 600_000 }),
+        /** How often the host publishes its profile (where its CPU seconds go, runtime/host-profile.ts); 0 = never. */
+        profileEveryMs: s.int({ min: 0, max: 3_600_000 }),
       },
       { strict: true },
     ),

@@ -16,6 +16,8 @@ import { takeDelivered, type Pull } from './pull.js';
 import { untilAnswered } from './jetstream-retry.js';
 import { Membership } from './membership.js';
 import { hostMemoryGate } from './host-memory-budget.js';
+import { HostProfilePublisher, cpuByPhase } from './host-profile.js';
+import { processProfile } from './work-profile.js';
 import { sweep, sweepEveryMs, type HostStats, type Running } from './host-running.js';
 import type { MemoryGate } from './memory-gate.js';
 import { decode } from './messages.js';
@@ -51,6 +53,7 @@ export class ActorHost {
   private readonly log: (line: string) => void;
   /** Null when host.memoryBudgetMb is 0. */
   private readonly gate: MemoryGate | null;
+  private readonly profile: HostProfilePublisher;
 
   constructor(private readonly opts: ActorHostOptions) {
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
@@ -59,10 +62,17 @@ export class ActorHost {
       closePulls: () => {
         for (const r of this.running) for (const p of r.pulls) void p.messages.close().catch(() => undefined);
       },
-      // The first running role's metric (with per-role users, a role may publish only its own metrics subject).
-      publisher: () => (this.running[0] ? { conn: this.running[0].env.conn, role: this.running[0].env.role } : { conn: opts.conn, role: 'host' }),
+      publisher: () => this.publisher(),
       onShed: () => void this.stats.sheds++,
     });
+    this.profile = new HostProfilePublisher({
+      hostId: opts.hostId, everyMs: opts.config.host.profileEveryMs, log: this.log, publisher: () => this.publisher(),
+    });
+  }
+
+  /** The first running role publishes the host's metrics (with per-role users, a role may publish only its own metrics subject). */
+  private publisher(): { conn: Connection; role: string } {
+    return this.running[0] ? { conn: this.running[0].env.conn, role: this.running[0].env.role } : { conn: this.opts.conn, role: 'host' };
   }
 
   /** Whether the host has stopped pulling new jobs for being over its memory budget. */
@@ -103,12 +113,14 @@ export class ActorHost {
       if (actor.subscriptions?.length) r.subscriptions = await openSubscriptions(env.conn, actor.subscriptions, env.log, { signal: this.halt.signal });
     }
     if (this.stopping) throw new HostError(`host ${hostId} was stopped while it started`, { stopped: true });
+    this.profile.start();
     this.membership = new Membership(conn, hostId, roles, config.host.heartbeatMs, () => ({
       ...this.stats,
       inflight: this.running.reduce((n, r) => n + r.slots.inUse, 0),
       draining: this.draining,
       rssMb: (this.opts.readRss?.() ?? process.memoryUsage.rss()) / 2 ** 20,
       shedding: this.shedding,
+      cpuSec: cpuByPhase(processProfile()),
     }));
     const membership = this.membership;
     await untilAnswered(`host ${hostId}: first heartbeat`, () => membership.start(), this.log, { signal: this.halt.signal });
@@ -293,6 +305,7 @@ export class ActorHost {
     for (const r of this.running) await r.actor.stop?.().catch((err: Error) => this.log(`[${r.env.role}] stop failed: ${err.message}`));
     for (const r of this.running) for (const p of r.pulls) for (const h of [...p.held]) h.drain();
     for (const r of this.running) clearInterval(r.sweeper);
+    await this.profile.stop(); // the final reading, with the actors' last work in it
     await this.membership?.stop();
   }
 }

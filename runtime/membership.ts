@@ -8,7 +8,7 @@ import type { Connection } from './connection.js';
 import { BUCKETS, memberKey } from './subjects.js';
 
 /** The host's counters each heartbeat carries. */
-export type MemberStats = Pick<MemberHeartbeatBody, 'inflight' | 'handled' | 'failed' | 'deadLettered' | 'draining' | 'rssMb' | 'shedding'>;
+export type MemberStats = Pick<MemberHeartbeatBody, 'inflight' | 'handled' | 'failed' | 'deadLettered' | 'draining' | 'rssMb' | 'shedding' | 'cpuSec'>;
 
 
 export class Membership {

@@ -64,6 +64,8 @@ export const MemberHeartbeat = defineMessage(
     /** Resident memory in MiB, and whether the host sheds work for being over host.memoryBudgetMb (runtime/memory-gate.ts). */
     rssMb: s.optional(s.number({ min: 0 })),
     shedding: s.optional(s.boolean()),
+    /** CPU seconds of the host's process since it started: `all` (every thread) and each measured phase (runtime/work-profile.ts). */
+    cpuSec: s.optional(s.record(s.number({ min: 0 }))),
   }),
 );
 

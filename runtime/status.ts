@@ -6,6 +6,7 @@ import { openConnection, type Connection } from './connection.js';
 import { READER } from './permissions.js';
 import { UsageError } from './errors.js';
 import { listMembers } from './membership.js';
+import { formatCpuShares } from './host-profile.js';
 import { PolicyVersion } from './message-types.js';
 import { decode } from './messages.js';
 import { BUCKETS, POLICY_KEYS, STREAM_PREFIX, STREAMS } from './subjects.js';
@@ -62,7 +63,8 @@ export function formatStatus(s: ClusterStatus): string {
   lines.push(`members (${s.members.length}):`);
   for (const m of s.members)
     lines.push(
-      `  ${m.hostId.padEnd(28)} roles=${m.roles.join(',')} inflight=${m.inflight} handled=${m.handled} failed=${m.failed} dlq=${m.deadLettered} lag=${m.eventLoopLagMs.toFixed(1)}ms age=${((Date.now() - m.ts) / 1000).toFixed(1)}s${m.rssMb !== undefined ? ` rss=${Math.round(m.rssMb)}MB` : ''}${m.draining ? ' DRAINING' : ''}${m.shedding ? ' SHEDDING' : ''}`,
+      `  ${m.hostId.padEnd(28)} roles=${m.roles.join(',')} inflight=${m.inflight} handled=${m.handled} failed=${m.failed} dlq=${m.deadLettered} lag=${m.eventLoopLagMs.toFixed(1)}ms age=${((Date.now() - m.ts) / 1000).toFixed(1)}s${m.rssMb !== undefined ? ` rss=${Math.round(m.rssMb)}MB` : ''}${m.draining ? ' DRAINING' : ''}${m.shedding ? ' SHEDDING' : ''}`
+      + (m.cpuSec && m.cpuSec.all ? `\n    cpu ${m.cpuSec.all.toFixed(0)} s: ${formatCpuShares(m.cpuSec)}` : ''),
     );
   lines.push('streams:');
   for (const st of s.streams) {

@@ -5,6 +5,7 @@ import { SharedCallWatch, WATCH_BYTES } from './call-watch.js';
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { WorkerBatch, WorkerReply, WorkerTask } from './wire.js';
+import type { PhaseTotals } from '../runtime/phase-meter.js';
 
 export interface KillRecord {
   stage: EnvStage;
@@ -26,6 +27,8 @@ export class Lane {
   /** Worker threads started for this lane, the first included. */
   starts = 0;
   kills = 0;
+  /** Busy time of the thread by phase (charge). */
+  readonly phases: PhaseTotals = {};
   /** Hashes whose code this lane's current thread has been sent; cleared when the thread is replaced. */
   readonly knownHashes = new Set<string>();
   private readonly piscina: Piscina;
@@ -72,14 +75,28 @@ export class Lane {
     const jobs = this.queue.splice(0, MAX_BATCH);
     this.inFlight = true;
     const batch: WorkerBatch = { items: jobs.map((j) => j.task) };
+    const t0 = performance.now();
     this.piscina.run(batch).then(
       (replies: WorkerReply[]) => jobs.forEach((j, i) => j.resolve(replies[i]!)),
       (err: unknown) => jobs.forEach((j) => j.reject(err)),
     ).finally(() => {
+      this.charge(batch, performance.now() - t0);
       this.inFlight = false;
       this.pending -= jobs.length;
       this.pump();
     });
+  }
+
+  /**
+   * The thread's busy time by phase: a batch with a validation in it counts as validation, any other as sandbox
+   * steps. Measured here around the thread's run, so its CPU is taken as its wall time (one thread, busy throughout).
+   */
+  private charge(batch: WorkerBatch, ms: number): void {
+    const phase = batch.items.some((t) => t.kind === 'validate') ? 'validation' : 'sandbox';
+    const t = (this.phases[phase] ??= { calls: 0, wallMs: 0, cpuMs: 0, tokens: 0, flops: 0 });
+    t.calls += batch.items.length;
+    t.wallMs += ms;
+    t.cpuMs += ms;
   }
 
   /** The kill record of a task the watchdog terminated, consumed once. */

@@ -11,6 +11,8 @@ import { Lru } from './lru.js';
 import { validateSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
 import type { ValidateOptions, ValidationReport } from './validation-report.js';
 import type { EpisodeRef, ResetResult, StepRequest, StepResult, WorkerTask } from './wire.js';
+import { addTotals, type PhaseTotals } from '../runtime/phase-meter.js';
+import { addPhaseSource } from '../runtime/work-profile.js';
 
 export interface PoolStats {
   workers: number;
@@ -54,6 +56,8 @@ export class SandboxPool {
   private retries = 0;
   private recycles = 0;
   private closed = false;
+  /** Takes the worker threads' busy time out of the host's profile (runtime/work-profile.ts). */
+  private readonly unprofile: () => void;
 
   constructor(opts: SandboxOptions = {}) {
     this.options = validateSandboxOptions(opts);
@@ -66,6 +70,7 @@ export class SandboxPool {
       for (const lane of this.lanes) lane.checkWatchdog(now);
     }, period);
     this.watchdog.unref();
+    this.unprofile = addPhaseSource(() => this.lanes.reduce<PhaseTotals>((a, l) => addTotals(a, l.phases), {}));
   }
 
   /** The content hash of a module (sha256 hex), the key of every cache. */
@@ -139,6 +144,7 @@ export class SandboxPool {
     this.closed = true;
     clearInterval(this.watchdog);
     await Promise.all(this.lanes.map((l) => l.close()));
+    this.unprofile();
   }
 
   private resolve(req: EpisodeRef): { hash: string; code: string | undefined } {

@@ -11,7 +11,7 @@ import {
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import { Realm } from './realm.js';
-import { ThreadCpu } from './thread-cpu.js';
+import { ThreadCpu } from '../runtime/thread-cpu.js';
 
 /** Tells whoever watches the wall clock (the pool's watchdog) when a call into QuickJS begins and ends. */
 export interface CallWatch {

@@ -18,6 +18,7 @@ import { BenchError, BenchOptionError } from '../bench/errors.js';
 import { repoPath } from '../runtime/paths.js';
 import { armRatios, armRunFigures, armSummary, median, type ArmRunFigures } from './loop-arm-figures.js';
 import { pollTreeCpu } from './process-tree-cpu.js';
+import { profileTable } from '../actors/coordinator/run-profile.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -181,6 +182,10 @@ async function compareArms(): Promise<void> {
   say('|---|---|---|---|---|---|---|---|---|');
   say(row('fixed-envs', fixed));
   say(row('spade', spade));
+  for (const [name, x] of [['fixed-envs', fixed], ['spade', spade]] as const) {
+    say(`\nwhere ${name}'s CPU seconds went (${ROUNDS} rounds added up):`);
+    for (const line of x.profile ? profileTable(x.profile) : ['(no profile: the hosts published none)']) say(line);
+  }
   say(`spade / fixed: ${ratios.spadeVsFixed.toFixed(2)}× agent episodes/s (round pairs ${ratios.pairs.map((x) => x.toFixed(2)).join(', ')}), ${ratios.updatesSpadeVsFixed.toFixed(2)}× updates/min (medians of ${ROUNDS})`);
   console.log(JSON.stringify({ bench: 'loop', compare: 'arms', preset, episodes, rounds: ROUNDS, cores: cpus().length, fixed, spade, ratios }));
 }

@@ -19,6 +19,7 @@ import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
 import { pickToken, seededUniform } from '../model/sampler/index.js';
 import { AdamW, saveHfModel } from '../model/index.js';
 import { adamwLoopUpdate, sumOfSquaresLoop } from '../model/adamw-reference.js';
+import { trainFlops } from '../model/flops.js';
 import { runTorchBaseline, type TorchBaselineResult } from '../bench/torch-baseline.js';
 import { benchSmolShape, type SmolFigures } from './bench-model-smol.js';
 
@@ -80,15 +81,6 @@ async function matmulPeak(): Promise<Peak> {
     if (!best || gflops > best.gflops) best = { gflops, n, run };
   }
   return best!;
-}
-
-/** Model FLOPs of one training step (forward + backward = 3x forward), matmuls and attention, causal counted full. */
-function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
-  const kv = c.headDim * c.kvHeads, q = c.headDim * c.heads;
-  const perLayer = 2 * c.width * q + 2 * c.width * kv + 3 * c.width * c.ffnHidden;
-  const matmulParams = c.layers * perLayer + c.vocab * c.width; // the output head (tied or not); the embedding gather is free
-  const forward = 2 * matmulParams * B * T + c.layers * 4 * B * T * T * q;
-  return 3 * forward;
 }
 
 async function loadBaseline(): Promise<TfjsBaseline | null> {

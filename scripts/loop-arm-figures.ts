@@ -3,6 +3,7 @@
 // rate), how busy the cores were, and the spade arm's rates against the fixed arm's. Pure over parsed metrics lines.
 
 import { BenchError } from '../bench/errors.js';
+import { mergeProfiles, type ProfileSummary } from '../actors/coordinator/run-profile.js';
 
 type Line = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -29,6 +30,8 @@ export interface ArmRunFigures {
   learnerBusy: number | null;
   stalenessMax: number | null;
   policyTokens: number;
+  /** Where the run's CPU seconds went, as of its final line (the hosts' last readings, at most host.profileEveryMs old). */
+  profile: ProfileSummary | null;
 }
 
 /** A run's metrics lack what a figure needs. */
@@ -56,6 +59,7 @@ export function armRunFigures(r: ArmRun): ArmRunFigures {
     learnerBusy: end.learner?.busyFraction ?? null,
     stalenessMax: end.learner?.stalenessMax ?? null,
     policyTokens: end.tokens?.total ?? 0,
+    profile: (end.profile as ProfileSummary | undefined) ?? null,
   };
 }
 
@@ -77,6 +81,8 @@ export interface ArmSummary {
   agentShare: number | null;
   learnerBusy: number | null;
   stalenessMax: number | null;
+  /** The rounds' profiles added up. */
+  profile: ProfileSummary | null;
 }
 
 export function armSummary(runs: readonly ArmRunFigures[]): ArmSummary {
@@ -97,6 +103,7 @@ export function armSummary(runs: readonly ArmRunFigures[]): ArmSummary {
     agentShare: med((x) => x.agentShare),
     learnerBusy: med((x) => x.learnerBusy),
     stalenessMax: stale.length ? Math.max(...stale) : null,
+    profile: mergeProfiles(runs.map((x) => x.profile)),
   };
 }
 

@@ -1,7 +1,6 @@
 // Pure fold of the run's events into the stats the live view, metrics.jsonl and tests read (run-summary.ts reads the figures from them).
-import type { Metric } from '../../runtime/message-types.js';
-
-type MetricBody = typeof Metric extends import('../../runtime/messages.js').MessageType<infer T> ? T : never;
+import type { MetricBody } from '../../runtime/message-types.js';
+import { onProfileMetric, type RunProfile } from './run-profile.js';
 
 export interface IterationStats {
   iteration: number;
@@ -94,6 +93,8 @@ export interface RunStats {
   grounding: { scored: number; docWordsSum: number; controlWordsSum: number };
   policyVersion: number;
   /** From learner metrics when present. */
+  /** Each host's latest profile reading (run-profile.ts). */
+  profile: RunProfile;
   learner: { updates: number; applied: number; lastReportedUpdate: number; stalenessMean: number; stalenessMax: number; stalenessP99: number; stalenessSamples: number; dropped: number; busyFraction: number; loss: number };
   perIteration: Map<number, IterationStats>;
 }
@@ -126,6 +127,7 @@ export function emptyStats(now: number): RunStats {
     novelty: { scored: 0, novel: 0, newStructure: 0, libraryCopies: 0, librarySimilaritySum: 0, acceptedSimilaritySum: 0 },
     grounding: { scored: 0, docWordsSum: 0, controlWordsSum: 0 },
     policyVersion: 0,
+    profile: {},
     learner: { updates: 0, applied: 0, lastReportedUpdate: 0, stalenessMean: 0, stalenessMax: 0, stalenessP99: 0, stalenessSamples: 0, dropped: 0, busyFraction: 0, loss: 0 },
     perIteration: new Map(),
   };
@@ -258,6 +260,7 @@ function keepRecent(xs: number[], x: number): void {
 }
 
 export function onMetric(s: RunStats, m: MetricBody): void {
+  if (onProfileMetric(s.profile, m)) return;
   if (m.name === 'sample.tokens' && (m.role === 'designer' || m.role === 'agent')) {
     if (m.role === 'designer') s.tokens.sampledDesigner += m.value;
     else s.tokens.sampledAgent += m.value;

@@ -1,5 +1,6 @@
 // The figures a run reports, read from its folded stats (run-stats.ts): one iteration's line and the run's summary
 // record of metrics.jsonl, the agent's share of the sampled tokens, and the tokens spent against a budget. Pure.
+import { profileSummary } from './run-profile.js';
 import { iterationStats, type RunStats, type TokenCounts } from './run-stats.js';
 
 const mean = (sum: number, n: number) => (n > 0 ? sum / n : NaN);
@@ -51,6 +52,7 @@ export function summary(s: RunStats, now: number) {
     meanReturnNoHint: mean(s.returnNoHintSum, s.evaluated),
     policyVersion: s.policyVersion,
     learner: s.learner,
+    profile: profileSummary(s.profile),
     replayed: s.replayed,
     meanReplayReturnNoHint: mean(s.replayReturnNoHintSum, s.replayEvaluated),
     tokens: { ...s.tokens, sampled: s.tokens.sampledDesigner + s.tokens.sampledAgent, total: spentTokens(s), agentShare: agentShare(s.tokens) },

@@ -69,6 +69,20 @@
     ['curve-staleness', 'Staleness of applied trajectories', [['staleness-mean', 'mean']]],
   ];
 
+  // The hosts' profile: CPU seconds by phase, largest first, then what no phase accounts for.
+  function renderProfile(p) {
+    const el = $('[data-metric=profile-table]');
+    if (!p) { el.innerHTML = '<tr><td class="muted">no host has published its profile yet</td></tr>'; return; }
+    const pct = (x) => (x * 100).toFixed(1) + '%';
+    const rows = Object.entries(p.phases).sort((a, b) => b[1].cpuSec - a[1].cpuSec);
+    el.innerHTML = '<tr><th>phase</th><th>cpu s</th><th>share</th><th>tokens</th><th>GFLOP/s of its cpu</th></tr>' +
+      rows.map(([n, x]) => '<tr><td>' + esc(n) + '</td><td>' + x.cpuSec.toFixed(1) + '</td><td>' + pct(x.share) + '</td><td>' + x.tokens + '</td><td>' +
+        (x.gflopsPerCpuSec === null ? '—' : x.gflopsPerCpuSec.toFixed(1)) + '</td></tr>').join('') +
+      '<tr><td>other (bus, actors, GC, …)</td><td>' + p.otherSec.toFixed(1) + '</td><td>' + pct(p.cpuSec > 0 ? p.otherSec / p.cpuSec : 0) + '</td><td></td><td></td></tr>' +
+      '<tr><th>all (' + p.hosts + ' host' + (p.hosts === 1 ? '' : 's') + ')</th><th>' + p.cpuSec.toFixed(1) + '</th><th>100%</th><th></th><th>model ' +
+      (p.modelGflopsPerCpuSec === null ? '—' : p.modelGflopsPerCpuSec.toFixed(1)) + '</th></tr>';
+  }
+
   function renderRunShell(root) {
     root.innerHTML =
       '<section><h2>Run</h2><div class="tiles">' +
@@ -76,7 +90,8 @@
       '</div></section>' +
       '<section id="cluster"><h2>Cluster</h2><div class="detail"><div><table data-metric="members-table"></table></div><div><table data-metric="consumer-lag-table"></table></div></div></section>' +
       '<section><h2>Curves</h2><div class="charts">' + CHARTS.map((c) => '<div class="chart" data-metric="' + c[0] + '"></div>').join('') +
-      '</div><h2 style="margin-top:12px">Rejections by validation stage</h2><table data-metric="rejected-by-stage"></table></section>' +
+      '</div><h2 style="margin-top:12px">Rejections by validation stage</h2><table data-metric="rejected-by-stage"></table>' +
+      '<h2 style="margin-top:12px">Where the CPU seconds went</h2><table data-metric="profile-table"></table></section>' +
       '<section><h2>Environments</h2><input type="search" placeholder="search id, name, family, stage, document…" data-metric="env-search">' +
       '<div class="scroll"><table data-metric="env-table"></table></div><div id="env-detail"></div></section>';
     $('[data-metric=env-search]', root).addEventListener('input', () => renderEnvTable(lastOverview));
@@ -111,6 +126,7 @@
     $('[data-metric=rejected-by-stage]').innerHTML = stages.length
       ? '<tr><th>stage</th><th>rejected</th></tr>' + stages.map(([s, n]) => '<tr><td>' + esc(s) + '</td><td>' + n + '</td></tr>').join('')
       : '<tr><td class="muted">no rejection so far</td></tr>';
+    renderProfile(o.profile);
     renderEnvTable(o);
   }
 

@@ -6,6 +6,8 @@ import { ModelOptionError } from '../errors.js';
 import { SamplerClosedError, StaleWeightsError } from './errors.js';
 import type { KvCache, ModelSession, Weights } from '../session.js';
 import { pickToken, seededUniform, type PickOptions } from './token-pick.js';
+import { forwardFlops } from '../flops.js';
+import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import {
   validateSamplerOptions, type FinishReason, type SampleOutput, type SampleRequest, type SamplerOptions, type TextCodec,
 } from './options.js';
@@ -61,6 +63,7 @@ export class Sampler {
   private readonly uniform: () => number;
   /** Decode steps run so far (a clock for tests and metrics). */
   steps = 0;
+  private readonly meter = new PhaseMeter();
   /** Called after every decode step with the step count; lets callers act between steps without polling. */
   onStep: ((steps: number) => void) | null = null;
   /** Why the last weights version could not be baked (steps then feed the weights, as without baking). */
@@ -88,6 +91,8 @@ export class Sampler {
   get policyVersion(): number { return this.next?.version ?? this.version; }
   get activeRows(): number { return this.rows.length; }
   get prefixStats(): PrefixCacheStats | null { return this.prefix?.stats ?? null; }
+  /** Time, tokens and FLOPs of its prefill and decode calls so far. */
+  phases(): PhaseTotals { return this.meter.snapshot(); }
 
   /** Drops the keys/values kept under `key` (its episode ended); a running request with the key still keeps its own. */
   release(key: string): void { this.prefix?.release(key); }
@@ -275,7 +280,7 @@ export class Sampler {
   private async prefillSuffixes(hits: { row: Row; prompt: number[]; hit: PrefixHit }[], ran: Prefilled): Promise<void> {
     const c = this.session.config;
     const { step, joiner } = suffixPrefill(hits, c.layers, c.kvHeads, c.headDim, this.session.dtype);
-    const r = await this.session.step(step, this.weights);
+    const r = await this.measured('prefill', step.batch, step.steps, () => this.session.step(step, this.weights));
     hits.forEach(({ row }, b) => ran.set(row, { logp: r.logpLast, b, slot: joiner(r.fresh, b) }));
   }
 
@@ -295,7 +300,7 @@ export class Sampler {
       v.fill(1, pad);
       return v;
     });
-    const r = await this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights);
+    const r = await this.measured('prefill', B, S, () => this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights));
     rows.forEach((row, b) => ran.set(row, { logp: r.logpLast, b, slot: { cache: r.fresh, row: b, valid: valid[b]! } }));
   }
 
@@ -307,15 +312,20 @@ export class Sampler {
     if (c.length === tokens.length) this.prefix.put(row.req.cacheKey, { tokens, k: c.k, v: c.v, version: this.version });
   }
 
+  /** A model call, charged to its phase with its FLOPs (rows x steps tokens, each attending to `attended` positions). */
+  private measured<T>(phase: 'prefill' | 'decode', rows: number, steps: number, call: () => Promise<T>, attended = steps): Promise<T> {
+    return this.meter.measure(phase, { tokens: rows * steps, flops: forwardFlops(this.session.config, rows * steps, attended) }, call);
+  }
+
   private async decode(): Promise<void> {
     await this.bake(this.weights); // at once when baked; another sampler on this session may have baked other weights
     const B = this.rows.length;
     this.batch.reserve();
-    const r = await this.session.step({
+    const r = await this.measured('decode', B, 1, () => this.session.step({
       tokens: BigInt64Array.from(this.rows, (row) => BigInt(row.last)),
       positions: BigInt64Array.from(this.rows, (row) => BigInt(row.len)),
       bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.feeds(),
-    }, this.weights);
+    }, this.weights), this.batch.slots + 1);
     this.batch.append(r.fresh);
     this.steps++;
     this.rows.forEach((row, b) => {

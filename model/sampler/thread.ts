@@ -10,6 +10,7 @@ import type { Weights } from '../session.js';
 import type { SamplerCalls, SamplerMeta, SamplerWorkerData } from './worker.js';
 import type { PlainError } from '../../runtime/plain-error.js';
 import { WorkerRpc, type RpcFailure } from '../../runtime/worker-rpc.js';
+import { addTotals, type PhaseTotals } from '../../runtime/phase-meter.js';
 
 /** What a caller needs of a sampler, on this thread (Sampler) or on its own (ThreadSampler). */
 export interface SamplerHandle {
@@ -20,6 +21,8 @@ export interface SamplerHandle {
   setWeights(weights: Weights, version: number): void;
   /** Drops the prefix keys/values kept under a request's cacheKey. */
   release(key: string): void;
+  /** Time, tokens and FLOPs of its prefill and decode calls so far (on a thread: as of its latest reply). */
+  phases(): PhaseTotals;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,9 @@ export class ThreadSampler implements SamplerHandle {
   private weights: Weights;
   private version: number;
   private steps_ = 0;
+  /** The phases of threads that died, and of the running one as of its latest reply. */
+  private deadPhases: PhaseTotals = {};
+  private livePhases: PhaseTotals = {};
   private closed = false;
   private readonly options: Required<SamplerOptions>;
 
@@ -86,6 +92,10 @@ export class ThreadSampler implements SamplerHandle {
 
   get steps(): number {
     return this.steps_;
+  }
+
+  phases(): PhaseTotals {
+    return addTotals(this.deadPhases, this.livePhases);
   }
 
   setWeights(weights: Weights, version: number): void {
@@ -141,8 +151,14 @@ export class ThreadSampler implements SamplerHandle {
     };
     const rpc: Rpc = await WorkerRpc.start<SamplerCalls, SamplerThreadError | SamplerClosedError>({
       url: new URL('./worker.js', import.meta.url), workerData: data, error: threadError,
-      onReply: (steps) => (this.steps_ = Math.max(this.steps_, steps as SamplerMeta)),
+      onReply: (meta) => {
+        const m = meta as SamplerMeta;
+        this.steps_ = Math.max(this.steps_, m.steps);
+        this.livePhases = m.phases;
+      },
       onDeath: (err) => {
+        this.deadPhases = this.phases();
+        this.livePhases = {};
         if (!this.closed && err instanceof SamplerThreadError) this.o.onError?.(err);
       },
     });

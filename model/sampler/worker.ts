@@ -6,6 +6,7 @@ import { Sampler, type SampleOutput, type SamplerOptions } from './sampler.js';
 import { ModelSession, type Weights } from '../session.js';
 import type { ResolvedDecoderConfig } from '../decoder-config.js';
 import { serveRpc } from '../../runtime/worker-rpc-serve.js';
+import type { PhaseTotals } from '../../runtime/phase-meter.js';
 
 export interface SamplerWorkerData {
   config: ResolvedDecoderConfig;
@@ -28,8 +29,8 @@ export type SamplerCalls = {
   close: { body: null; value: null };
 };
 
-/** Sent with every reply: decode steps run so far. */
-export type SamplerMeta = number;
+/** Sent with every reply: decode steps run so far, and the time and work of the model calls. */
+export interface SamplerMeta { steps: number; phases: PhaseTotals }
 
 const d = workerData as SamplerWorkerData;
 
@@ -55,5 +56,5 @@ await serveRpc<SamplerCalls, { session: ModelSession; sampler: Sampler }>({
       if (version > sampler.policyVersion) sampler.setWeights(weights, version);
     },
   },
-  meta: ({ sampler }): SamplerMeta => sampler.steps,
+  meta: ({ sampler }): SamplerMeta => ({ steps: sampler.steps, phases: sampler.phases() }),
 });

@@ -6,6 +6,7 @@ import {
   type DecoderConfig, type PromptFormat, type ResolvedDecoderConfig, type Weights,
 } from '../../../model/index.js';
 import { Sampler, ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
+import { addPhaseSource } from '../../../runtime/work-profile.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
 import type { Sample } from '../messages.js';
 import { packFloats, packInts } from '../packed.js';
@@ -76,6 +77,8 @@ async function loadModel(p: LoopOptions['policy'], log: (line: string) => void):
 export class PolicyService implements Policy {
   private readonly stats_ = { samples: 0, tokens: 0 };
   private closed = false;
+  /** Takes the sampler's prefill and decode time out of the host's profile (runtime/work-profile.ts). */
+  private readonly unprofile: () => void;
 
   private constructor(
     readonly config: ResolvedDecoderConfig,
@@ -85,7 +88,9 @@ export class PolicyService implements Policy {
     readonly format: PromptFormat,
     readonly source: string,
     private watcher: WeightWatcher | null,
-  ) {}
+  ) {
+    this.unprofile = addPhaseSource(() => sampler.phases());
+  }
 
   static async open(o: PolicyServiceOptions): Promise<PolicyService> {
     const log = o.log ?? (() => undefined);
@@ -176,6 +181,7 @@ export class PolicyService implements Policy {
     await this.watcher?.stop();
     this.watcher = null;
     await this.sampler.close();
+    this.unprofile();
     await this.session?.release();
   }
 }
