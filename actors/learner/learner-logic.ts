@@ -65,6 +65,10 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       published(s, e.version);
       if (s.phase === 'publishing') afterPublish(s, e.now, o, out);
       return;
+    case 'aligned':
+      // Only at start: once this process published a version, its own updates move it.
+      if (s.phase === 'idle' && s.stats.published.length === 0) published(s, e.version);
+      return;
     case 'checkpointed':
       if (s.phase !== 'checkpointing') return;
       for (const id of s.unsaved) s.final.add(id);

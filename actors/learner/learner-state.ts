@@ -46,6 +46,11 @@ export type LearnerEvent<R> = At & (
   /** Another group member received a labeled batch (counts toward the iteration's completeness). */
   | { type: 'peerBatch'; iteration: number; batchId: string }
   | { type: 'published'; version: number }
+  /**
+   * At start, the version the learner made its own (the reducer published it: past a version a crash rolled back, or
+   * the first one): staleness is counted from it.
+   */
+  | { type: 'aligned'; version: number }
   | { type: 'checkpointed' }
   | { type: 'failed'; error: Error }
   | { type: 'stop' }

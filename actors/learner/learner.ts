@@ -138,9 +138,7 @@ export class Learner extends EventEmitter {
   private async alignVersion(): Promise<void> {
     // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
     const to = await this.reducer.alignVersion(await this.publisher.currentVersion(), this.stats.version, (v) => this.publish(v));
-    if (to === null) return;
-    this.state.stats.version = to;
-    this.state.stats.published.push(to);
+    if (to !== null) await this.dispatch({ type: 'aligned', version: to });
   }
 
   get stats(): LearnerStats {
