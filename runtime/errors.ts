@@ -50,6 +50,12 @@ export class PermissionError extends RuntimeError {
 /** A driven logic's effect failed with something that is not an Error (runtime/logic-driver.ts); `thrown` is what it threw. */
 export class EffectError extends coded(RuntimeError, 'EFFECT') {}
 
+/**
+ * A timer of the runtime (`delay.ts`, `beat.ts`, `retry.ts`) was given a bad interval, a beat's tick failed, or a stop
+ * ended retries; `what` names the wait, the beat or the call, and `cause` is the failure behind it.
+ */
+export class TimerError extends coded(RuntimeError, 'TIMER') {}
+
 export class UsageError extends RuntimeError {
   constructor(message: string) {
     super(message, { code: 'USAGE' });
@@ -61,6 +67,7 @@ export const isMessageError = guard(MessageError);
 export const isPermanentError = guard(PermanentError);
 export const isNatsServerError = guard(NatsServerError);
 export const isEffectError = guard(EffectError);
+export const isTimerError = guard(TimerError);
 export const isUsageError = guard(UsageError);
 export const isAuthError = guard(AuthError);
 export const isPermissionError = guard(PermissionError);

@@ -4,6 +4,7 @@
 // Used where a host would otherwise exit at start: declaring the topology, opening subscriptions, the first heartbeat.
 import { jserrors } from '@nats-io/jetstream/internal';
 import { errors } from '@nats-io/nats-core';
+import { delay } from './delay.js';
 import { HostError } from './errors.js';
 import { sayOnce } from './log.js';
 
@@ -44,14 +45,6 @@ export async function untilAnswered<T>(what: string, call: () => Promise<T>, log
       say(`${what}: JetStream did not answer (${(err as Error).message}); trying again every ${everyMs} ms`);
     }
     // The wait ends early when the host stops, so a stop does not wait out the interval.
-    await new Promise<void>((res) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        res();
-      };
-      const timer = setTimeout(done, everyMs);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    await delay(what, everyMs, signal);
   }
 }

@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KV } from '@nats-io/kv';
+import { beat, type Beat } from './beat.js';
 import { MemberHeartbeat, type MemberHeartbeatBody } from './message-types.js';
 import { decode, encode } from './messages.js';
 import type { Connection } from './connection.js';
@@ -12,7 +13,7 @@ export type MemberStats = Pick<MemberHeartbeatBody, 'inflight' | 'handled' | 'fa
 
 
 export class Membership {
-  private timer: NodeJS.Timeout | undefined;
+  private beating: Beat | undefined;
   private kv: KV | undefined;
   private readonly lag = monitorEventLoopDelay({ resolution: 20 });
   private readonly startedAt = Date.now();
@@ -33,8 +34,8 @@ export class Membership {
     this.kv = await this.conn.kvm.open(BUCKETS.members);
     this.lag.enable();
     await this.beat();
-    this.timer = setInterval(() => void this.beat().catch(() => undefined), this.intervalMs);
-    this.timer.unref();
+    // A missed beat is not an error: the next one is the retry (a member is gone only after the bucket's TTL).
+    this.beating = beat(`host ${this.hostId}: heartbeat`, this.intervalMs, () => this.beat(), { onError: () => undefined });
   }
 
   private async beat(): Promise<void> {
@@ -56,7 +57,7 @@ export class Membership {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.beating?.stop();
     this.lag.disable();
     await this.kv?.delete(this.key).catch(() => undefined);
   }

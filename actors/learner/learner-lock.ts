@@ -3,6 +3,8 @@
 // `--role all` never train and publish versions side by side.
 import type { KV } from '@nats-io/kv';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { beat, type Beat } from '../../runtime/beat.js';
+import { delay } from '../../runtime/delay.js';
 import { POLICY_KEYS } from '../../runtime/subjects.js';
 import { LearnerStateError } from './errors.js';
 
@@ -29,7 +31,7 @@ function decodeValue(bytes: Uint8Array): LockValue | null {
 }
 
 export class LearnerLock {
-  private timer: NodeJS.Timeout | undefined;
+  private refresh: Beat | undefined;
   private released = false;
 
   private constructor(private readonly kv: KV, private readonly host: string, private readonly ttlMs: number, private revision: number) {}
@@ -49,11 +51,8 @@ export class LearnerLock {
       if (!waiting) log(`learner: another learner (${r.holder}) holds the lock; standing by`);
       waiting = true;
       if (signal.aborted) throw new LearnerStateError('stopped while waiting for the learner lock', { host });
-      await new Promise<void>((resolve) => {
-        const onAbort = (): void => (clearTimeout(t), resolve());
-        const t = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), Math.max(50, ttlMs / 3));
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
+      // A stop ends the wait at once: one more try, then the stop is thrown above.
+      await delay(`learner lock (${host}): standby`, Math.max(50, ttlMs / 3), signal);
     }
   }
 
@@ -78,12 +77,10 @@ export class LearnerLock {
   }
 
   private keepFresh(log: (line: string) => void, onLost: () => void): void {
-    let inFlight = false;
-    this.timer = setInterval(() => {
-      if (inFlight) return;
-      inFlight = true;
+    // A refresh still waiting for its reply when the next is due is not doubled (the beat skips that tick).
+    this.refresh = beat(`learner lock (${this.host}): refresh`, Math.max(50, this.ttlMs / 3), () =>
       this.kv.update(LEARNER_LOCK_KEY, encodeValue({ host: this.host, pid: process.pid, ts: Date.now() }), this.revision).then(
-        (rev) => (this.revision = rev),
+        (rev) => void (this.revision = rev),
         async (err: unknown) => {
           if (this.released || !isCasLoss(err)) return; // a transport hiccup: try again next tick
           // A refresh whose reply timed out may still have been written: then the lease is ours at a newer revision.
@@ -91,13 +88,11 @@ export class LearnerLock {
           const mine = await this.ownRevision().catch(() => null);
           if (mine !== null) return void (this.revision = mine);
           if (this.released) return;
-          clearInterval(this.timer);
+          this.refresh?.stop();
           log('learner: lost the learner lock to another host; stopping');
           onLost();
         },
-      ).finally(() => (inFlight = false));
-    }, Math.max(50, this.ttlMs / 3));
-    this.timer.unref();
+      ), { onError: (err) => log(`learner: ${err.message}`) });
   }
 
   /** The lease's revision when this process wrote its current value (host and pid), else null. */
@@ -110,7 +105,7 @@ export class LearnerLock {
   /** Gives the lease up so a standby takes over without waiting for the TTL. */
   async release(): Promise<void> {
     this.released = true;
-    clearInterval(this.timer);
+    this.refresh?.stop();
     await this.kv.delete(LEARNER_LOCK_KEY, { previousSeq: this.revision }).catch(() => undefined);
   }
 }

@@ -44,7 +44,7 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       else flush(s, e.now, o, out);
       return;
     case 'trained':
-      if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds);
+      if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds, e.members);
       return;
     case 'round':
       // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep. A
@@ -62,9 +62,12 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       if (s.phase === 'idle' && !s.stopping) schedule(s, e.now, o, out);
       return;
     case 'published':
-      s.stats.version = e.version;
-      s.stats.published = [...s.stats.published, e.version];
+      published(s, e.version);
       if (s.phase === 'publishing') afterPublish(s, e.now, o, out);
+      return;
+    case 'aligned':
+      // Only at start: once this process published a version, its own updates move it.
+      if (s.phase === 'idle' && s.stats.published.length === 0) published(s, e.version);
       return;
     case 'checkpointed':
       if (s.phase !== 'checkpointing') return;
@@ -198,7 +201,7 @@ function startUpdate<R>(s: LearnerLogicState<R>, items: Buffered[], now: number,
   out.push({ type: 'train', rows: signal.flatMap((b) => b.rows), norm, ids: keep.map((b) => b.trajId) });
 }
 
-function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[], groupIds?: string[]): void {
+function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[], groupIds?: string[], members?: string[]): void {
   const { items, keep, stale, version } = s.update!;
   const st = s.stats;
   const lags = keep.map((b) => Math.max(0, version - b.minVersion));
@@ -219,10 +222,28 @@ function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: Lea
   drop(s, 'stale', stale.map((b) => b.trajId), out);
   for (const b of items) s.inBuffer.delete(b.trajId);
   s.update!.report = { ...u, update: st.updates, version, trajectories: keep.length, stalenessMean: lags.length ? lags.reduce((a, b) => a + b, 0) / lags.length : 0, stalenessMax: Math.max(0, ...lags) };
-  if (st.updates % o.publishEvery === 0) {
+  if (st.updates % o.publishEvery !== 0) return afterPublish(s, now, o, out);
+  if (uploads(members, o)) {
     s.phase = 'publishing';
     out.push({ type: 'publish', version: st.version + 1 });
-  } else afterPublish(s, now, o, out);
+    return;
+  }
+  // Another member of the round uploads this version: this one moves to it without publishing.
+  published(s, st.version + 1);
+  afterPublish(s, now, o, out);
+}
+
+/**
+ * Who publishes a version: a lone learner (no round members) always; of a group round, only its first member in host
+ * order, so the group publishes one sequence of versions, each uploaded once.
+ */
+function uploads(members: string[] | undefined, o: LearnerLogicOptions): boolean {
+  return members === undefined || members[0] === o.hostId;
+}
+
+function published<R>(s: LearnerLogicState<R>, version: number): void {
+  s.stats.version = version;
+  s.stats.published = [...s.stats.published, version];
 }
 
 function afterPublish<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {

@@ -20,6 +20,8 @@ export interface LearnerLogicOptions extends MinibatchOptions, Batching, Cadence
    * empty update), and the trajectories the whole round applied are recorded, so redeliveries of them are acked.
    */
   group?: boolean;
+  /** This host: of a group round, the first of its members (in host order) uploads the version (`trained.members`). */
+  hostId?: string;
 }
 
 export interface BatchIn {
@@ -34,13 +36,21 @@ export type LearnerEvent<R> = At & (
   | { type: 'received'; ref: R; streamSeq: number; batch: BatchIn }
   | { type: 'tick' }
   | { type: 'workInFlight'; count: number }
-  /** `groupIds`: in a group, every trajectory the round applied (this member's and the others'). */
-  | { type: 'trained'; stats: UpdateStats; groupIds?: string[] }
+  /**
+   * `groupIds`: in a group, every trajectory the round applied (this member's and the others'); `members`: the
+   * round's members in host order (absent for a lone learner, which always uploads).
+   */
+  | { type: 'trained'; stats: UpdateStats; groupIds?: string[]; members?: string[] }
   /** The group started a round this member has not: take part now, with what is buffered. */
   | { type: 'round' }
   /** Another group member received a labeled batch (counts toward the iteration's completeness). */
   | { type: 'peerBatch'; iteration: number; batchId: string }
   | { type: 'published'; version: number }
+  /**
+   * At start, the version the learner made its own (the reducer published it: past a version a crash rolled back, or
+   * the first one): staleness is counted from it.
+   */
+  | { type: 'aligned'; version: number }
   | { type: 'checkpointed' }
   | { type: 'failed'; error: Error }
   | { type: 'stop' }

@@ -73,7 +73,7 @@ export class Learner extends EventEmitter {
     super();
     this.log = deps.log ?? (() => undefined);
     this.state = initialLearnerState(stats, accounting.final, Date.now());
-    this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: reducer.lockstep };
+    this.logic = { ...options.batching, ...options.cadence, model: config, countsWorkInFlight: deps.workInFlight !== undefined, group: reducer.lockstep, hostId: deps.hostId };
     // A failed effect (an accounting write, an update) becomes the logic's `failed` event: it stops like a crash.
     this.driver = runLogic<Event, LearnerEffect<HeldMessage>>({
       transition: (e) => transition(this.state, { ...e, now: Date.now() } as LearnerEvent<HeldMessage>, this.logic).effects,
@@ -138,9 +138,7 @@ export class Learner extends EventEmitter {
   private async alignVersion(): Promise<void> {
     // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
     const to = await this.reducer.alignVersion(await this.publisher.currentVersion(), this.stats.version, (v) => this.publish(v));
-    if (to === null) return;
-    this.state.stats.version = to;
-    this.state.stats.published.push(to);
+    if (to !== null) await this.dispatch({ type: 'aligned', version: to });
   }
 
   get stats(): LearnerStats {
@@ -208,11 +206,9 @@ export class Learner extends EventEmitter {
       case 'train':
         return this.driver.later(async () => {
           const u = await this.reducer.update(f.rows, f.norm, f.ids);
-          return { type: 'trained', stats: u.stats, groupIds: u.groupIds };
+          return { type: 'trained', stats: u.stats, groupIds: u.groupIds, members: u.stats.group?.members };
         });
       case 'publish':
-        // In a group only the round's first member uploads; the others move to the same version without.
-        if (!this.reducer.uploads()) return this.driver.later(async () => ({ type: 'published', version: f.version }));
         return this.driver.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
       case 'checkpoint': return this.driver.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':

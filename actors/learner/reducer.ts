@@ -6,7 +6,7 @@ import type { KV } from '@nats-io/kv';
 import type { Connection } from '../../runtime/connection.js';
 import { BUCKETS } from '../../runtime/subjects.js';
 import { LearnerStateError } from './errors.js';
-import { GroupReducer } from './group/index.js';
+import { GroupReducer, type GroupRoundStats } from './group/index.js';
 import { LearnerLock } from './learner-lock.js';
 import { loadLearnerModel, type LoadedLearnerModel } from './learner-model.js';
 import type { ResolvedLearnerOptions } from './options.js';
@@ -14,9 +14,12 @@ import { noUpdateStats, type UpdateStats } from './policy-trainer.js';
 import type { Role, Row } from './rows.js';
 import type { TrainerHandle } from './trainer-thread.js';
 
-/** One update as the reducer made it; in a group, with every trajectory the round applied (all members'). */
+/**
+ * One update as the reducer made it; in a group, with every trajectory the round applied (all members') and the
+ * round's stats, whose members (in host order) tell the learner's logic who uploads the version.
+ */
 export interface ReducedUpdate {
-  stats: UpdateStats;
+  stats: UpdateStats & { group?: Pick<GroupRoundStats, 'members'> };
   groupIds?: string[];
 }
 
@@ -40,8 +43,6 @@ export interface GradientReducer {
    * it through `publish`), or null to keep its own.
    */
   alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null>;
-  /** Whether this learner uploads the version of its last update (the others move to the same version without). */
-  uploads(): boolean;
   /** Publishes what goes with a version beside its weights (retried with them). */
   published(version: number): Promise<void>;
   /** Tells the others about a labeled batch this learner received (they count it toward its iteration). */
@@ -85,10 +86,6 @@ export class IdentityReducer implements GradientReducer {
     const to = published < own ? own : published > own ? published + 1 : null;
     if (to !== null) await publish(to);
     return to;
-  }
-
-  uploads(): boolean {
-    return true;
   }
 
   async published(): Promise<void> {}

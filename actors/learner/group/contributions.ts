@@ -3,6 +3,7 @@
 // by round, part, host and life. Which contribution of a host counts is the caller's choice (the lives a round pinned).
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
 import type { Connection } from '../../../runtime/connection.js';
+import { delay } from '../../../runtime/delay.js';
 import { SUBJECTS } from '../../../runtime/subjects.js';
 
 const H = { round: 'Spade-Round', part: 'Spade-Part', host: 'Spade-Host', life: 'Spade-Life', offset: 'Spade-Offset', total: 'Spade-Total' } as const;
@@ -93,13 +94,16 @@ export class Contributions {
     for (const [k] of this.parts) if (Number(k.split('/')[0]) < round) this.parts.delete(k);
   }
 
-  /** Resolves when the next contribution completes, or after `ms`. */
-  next(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => (clearTimeout(t), this.waiters.delete(done), resolve());
-      const t = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
+  /** Resolves when the next contribution completes, or after `ms` (none when the deadline is past). */
+  async next(ms: number): Promise<void> {
+    const woken = new AbortController();
+    const done = (): void => woken.abort();
+    this.waiters.add(done);
+    try {
+      await delay('learner group: waiting for contributions', ms, woken.signal);
+    } finally {
+      this.waiters.delete(done);
+    }
   }
 
   /** Wakes every waiter (a contribution completed, or the member is closing). */

@@ -5,6 +5,7 @@
 import { parameterShapes } from '../../../model/index.js';
 import { isWeightTransportError } from '../../../weight-sync/index.js';
 import type { Connection } from '../../../runtime/connection.js';
+import { retry } from '../../../runtime/retry.js';
 import { BUCKETS, learnerRoundKey } from '../../../runtime/subjects.js';
 import { LearnerStateError } from '../errors.js';
 import type { GroupReduce } from './reduce.js';
@@ -23,16 +24,7 @@ export async function joinGroup(conn: Connection, group: GroupReduce, m: LoadedL
   if (!(local instanceof LocalTrainer)) throw new LearnerStateError(`${hostId}: a learner group member trains on the main thread (its gradients go out over the bus between backward and step), not on a ${local.where}`, { field: 'host.ownThread' });
   const missed: NonNullable<LoadedLearnerModel['missed']> = [];
   // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
-  let g: Awaited<ReturnType<typeof loadGroupState>> = null;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      g = await loadGroupState(conn, m.config, parameterShapes(m.config));
-      break;
-    } catch (err) {
-      if (!isWeightTransportError(err) || attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, 200 * attempt));
-    }
-  }
+  const g = await retry(`learner group (${hostId}): loading the group's state`, () => loadGroupState(conn, m.config, parameterShapes(m.config)), { attempts: 5, backoffMs: 200, retryable: isWeightTransportError });
   if (g !== null && g.round > m.state.updates) {
     // The group is ahead of this host's checkpoint (a join, or a restart after the others went on).
     const pruned = await group.prunedThrough();

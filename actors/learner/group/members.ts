@@ -2,6 +2,7 @@
 // ABSENT) and follows everyone's beats with one watch, timing each on its own clock. From the beats, a round knows
 // which members it waits for.
 import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { beat, type Beat } from '../../../runtime/beat.js';
 import { followKv, type Follow } from '../../../runtime/follow.js';
 
 /**
@@ -21,7 +22,7 @@ export interface GroupMembersOptions {
 export class GroupMembers {
   private readonly beats = new Map<string, { round: number; seen: number }>();
   private watcher: Follow<KvWatchEntry> | null = null;
-  private timer: NodeJS.Timeout | undefined;
+  private beating: Beat | undefined;
   private left = false;
   /** The last round this member applied (or JOINING / ABSENT). */
   applied: number;
@@ -38,8 +39,8 @@ export class GroupMembers {
     self.watcher = await followKv(kv);
     void self.follow(self.watcher);
     await self.beat();
-    self.timer = setInterval(() => void self.beat().catch(() => undefined), options.heartbeatMs);
-    self.timer.unref();
+    // A missed beat is not an error: the next one, heartbeatMs later, is the retry (a member is gone after memberTtlMs).
+    self.beating = beat(`learner group (${options.hostId}): heartbeat`, options.heartbeatMs, () => self.beat(), { onError: () => undefined });
     return self;
   }
 
@@ -88,7 +89,7 @@ export class GroupMembers {
 
   /** Stops beating and following, and deletes this member's beat. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.beating?.stop();
     await this.watcher?.close();
     await this.kv.delete(this.options.hostId).catch(() => undefined);
   }
