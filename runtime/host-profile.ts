@@ -3,6 +3,7 @@
 // its whole story and a reader folding the stream from its start ends at the same figures.
 //   profile.process       value: CPU ms of every thread; tags: wallMs, mainLoopBusy
 //   profile.phase.<name>  value: CPU ms of that phase; tags: wallMs, calls, tokens, flops
+import { beat, type Beat } from './beat.js';
 import type { Connection } from './connection.js';
 import { Metric, type MetricBody } from './message-types.js';
 import { encode } from './messages.js';
@@ -49,23 +50,22 @@ export function formatCpuShares(cpuSec: Record<string, number>): string {
 }
 
 export class HostProfilePublisher {
-  private timer: NodeJS.Timeout | null = null;
+  private ticker: Beat | null = null;
   private warned = false;
 
   constructor(private readonly o: HostProfileOptions) {}
 
   start(): void {
-    if (this.o.everyMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.publish(), this.o.everyMs);
-    this.timer.unref();
+    if (this.o.everyMs <= 0 || this.ticker) return;
+    this.ticker = beat(`host ${this.o.hostId}'s profile`, this.o.everyMs, () => this.publish(), { onError: (err) => this.o.log(err.message) });
   }
 
-  /** Stops the timer and publishes the final reading. */
+  /** Stops the beat and publishes the final reading. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    const was = this.timer !== null;
-    this.timer = null;
-    if (was) await this.publish();
+    if (!this.ticker) return;
+    this.ticker.stop();
+    this.ticker = null;
+    await this.publish();
   }
 
   async publish(): Promise<void> {

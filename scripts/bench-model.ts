@@ -18,8 +18,7 @@ import { Sampler } from '../model/sampler/index.js';
 import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
 import { pickToken, seededUniform } from '../model/sampler/index.js';
 import { AdamW, saveHfModel } from '../model/index.js';
-import { adamwLoopUpdate, sumOfSquaresLoop } from '../model/adamw-reference.js';
-import { trainFlops } from '../model/flops.js';
+import { adamwLoopUpdate, sumOfSquaresLoop, trainFlops } from '../model/index.js';
 import { runTorchBaseline, type TorchBaselineResult } from '../bench/torch-baseline.js';
 import { benchSmolShape, type SmolFigures } from './bench-model-smol.js';
 
