@@ -184,6 +184,8 @@ export class PolicyTrainer {
 
   /** One AdamW step with `grads`, a vector in sorted parameter order (the group's sum of epochGradients). */
   apply(grads: Float32Array): AppliedStep {
+    const size = [...this.weights.values()].reduce((n, w) => n + w.length, 0);
+    if (grads.length !== size) throw new LearnerStateError(`a gradient vector of ${grads.length} elements, this model has ${size} parameters`, { size: grads.length });
     const { gradNorm, lr, step } = this.optimizer.update(this.weights, fromVector(grads, this.weights));
     return { gradNorm, lr, step };
   }
