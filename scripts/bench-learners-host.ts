@@ -2,7 +2,8 @@
 // role under an actor host on the given server, printing one JSON line per update (its round's members, weight
 // hash, trajectories, compute and exchange time, bytes pushed), `started` once it pulls, and a `status` line every
 // second (its learner's phase and round, and what its group exchange waits for) that the benchmark reports when a
-// wait times out. SIGTERM drains it.
+// wait times out. SIGTERM drains it. BENCH_LEARNERS_OWN_THREAD=1 puts its trainer on its own thread (default: the main
+// thread, as the recorded figures were taken).
 import { createLearnerActor, type UpdateReport, type GroupRoundStats } from '../actors/learner/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openConnection } from '../runtime/connection.js';
@@ -21,7 +22,7 @@ const conn = await openConnection(config.nats, `bench-${hostId}`);
 const actor = createLearnerActor({
   model: { layers: 4, width: 256, heads: 8, kvHeads: 4, contextLength: 256, vocab: 2048 }, init: { tokenizer: 'bpe-2048' }, checkpoints: { dir: stateDir },
   batching: { eta: 1000, iterationBatches: 0, minibatchTrajectories: 16, flushAfterMs: 500 }, cadence: { checkpointEvery: 4 },
-  host: { pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: false },
+  host: { pullBatch: 4, threads: Number(threads ?? 1), lockTtlMs: 2_000, ownThread: process.env.BENCH_LEARNERS_OWN_THREAD === '1' },
   // The default round timeout (30 s): on a busy machine a live member's share can take longer than 5 s (the value this
   // used), and a member dropped from round after round for lateness used up its restarts and stopped its host, which
   // left the benchmark waiting for its rounds. A killed member is dropped sooner anyway, once its beats stop (memberTtlMs).

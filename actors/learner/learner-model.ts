@@ -1,8 +1,8 @@
 // Where the learner's model comes from at start: its own latest checkpoint (resume), else a base checkpoint or a
-// Hugging Face directory (through loadModel; fresh optimizer), else seeded fresh weights. Builds the session, optimizer and trainer, on a worker
-// thread (ownThread, the default) or on this one.
+// Hugging Face directory (through loadModel; fresh optimizer), else seeded fresh weights. Places the trainer on a
+// worker thread (ownThread, the default) or on this one (trainer-thread.ts placeTrainer); a learner group's too.
 import {
-  AdamW, HfTokenizer, ModelSession, checkpointShapes, initParameters, loadModel, loadTokenizer, validateDecoderConfig,
+  HfTokenizer, checkpointShapes, initParameters, loadModel, loadTokenizer, validateDecoderConfig,
   type DecoderConfig, type ResolvedDecoderConfig, type Tokenizer,
 } from '../../model/index.js';
 import type { LoopOptions } from '../loop/options.js';
@@ -12,8 +12,7 @@ import { klReference } from './kl-reference.js';
 import { weightsMisfit } from './weights-fit.js';
 import { loadLearnerCheckpoint, type LearnerState } from './learner-checkpoint.js';
 import type { LearnerOptions, ResolvedLearnerOptions } from './options.js';
-import { PolicyTrainer } from './policy-trainer.js';
-import { LocalTrainer, ThreadTrainer, type TrainerHandle } from './trainer-thread.js';
+import { placeTrainer, type TrainerHandle } from './trainer-thread.js';
 
 export interface LoadedLearnerModel {
   config: ResolvedDecoderConfig;
@@ -70,14 +69,6 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
   const { klBeta, ...objective } = o.objective;
   const kl = klBeta > 0 ? { kl: { beta: klBeta, reference: await klReference(origin, params, config, o) } } : {};
   const trainerOptions = { ...objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells, ...kl };
-  let trainer: TrainerHandle;
-  if (o.host.ownThread) {
-    trainer = await ThreadTrainer.start({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads });
-  } else {
-    const session = await ModelSession.create(config, { graphs: ['train', 'score'], intraOpNumThreads: threads, allowSpinning: false });
-    const optimizer = new AdamW(o.adamw);
-    if (optimizerState) optimizer.loadState(optimizerState);
-    trainer = new LocalTrainer(new PolicyTrainer(session, params, optimizer, trainerOptions));
-  }
+  const trainer = await placeTrainer({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads }, o.host.ownThread);
   return { config, trainer, tokenizer, state, origin, ...(hfConfig !== undefined ? { hfConfig } : {}) };
 }

@@ -123,7 +123,7 @@ export interface LearnerHostOptions {
  * over the bus, instead of one learner behind the lock while the others stand by.
  */
 export interface LearnerGroupOptions {
-  /** Needs cadence.publishEvery 1; the trainer runs on the main thread. */
+  /** Needs cadence.publishEvery 1; the trainer runs where host.ownThread puts it, as a lone learner's does. */
   enabled?: boolean;
   /** How long a round waits for a member's contribution before dropping that member from the round. */
   roundTimeoutMs?: number;

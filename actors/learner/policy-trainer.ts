@@ -3,10 +3,12 @@
 // take an AdamW step, `epochs` times. A token mean per role, mixed by role weights: a token of role r weighs
 // w_r / (W · N_r), N_r = role r's trained tokens in the minibatch, W = Σ w over the roles present. With `kl`, every
 // trained token also carries the penalty −β·k3 to a reference policy (objective.ts klTerm), scored by the same session
-// with the reference's weights: one more forward pass per micro-batch.
-import { AdamW, packBatch, type ModelSession, type ResolvedDecoderConfig } from '../../model/index.js';
-import { UpdateNormError } from './errors.js';
+// with the reference's weights: one more forward pass per micro-batch. A learner group takes the steps itself: it asks
+// for one epoch's gradients as a vector (param-vector.ts) and hands back the group's sum to apply.
+import { AdamW, ModelSession, packBatch, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
+import { LearnerStateError, UpdateNormError } from './errors.js';
 import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
+import { fromVector, toVector, vectorOrder, weightsHash } from './param-vector.js';
 import { ROLES, roleOf, roleTokens, rowTokens, type Role, type Row } from './rows.js';
 
 /** Per role, first epoch. */
@@ -45,6 +47,23 @@ export interface UpdateStats {
   computeMs: number;
 }
 
+/** What one pass over the rows reports: the update's statistics less the optimizer's and the timing. */
+export type GradientStats = Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'>;
+
+/** One epoch's gradients, not applied, as one vector in sorted parameter order (param-vector.ts). */
+export interface EpochGradients {
+  grads: Float32Array;
+  stats: GradientStats;
+}
+
+/** What one optimizer step reports. */
+export interface AppliedStep {
+  gradNorm: number;
+  lr: number;
+  /** Optimizer steps taken so far, this one included. */
+  step: number;
+}
+
 /** The statistics of an update that computed nothing (no rows, or only zero-advantage ones): no optimizer step. */
 export function noUpdateStats(optimizerStep: number): UpdateStats {
   const none = { tokens: 0, norm: 0, loss: 0, entropy: NaN };
@@ -65,6 +84,18 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   roleWeights?: Record<Role, number>;
   /** A KL penalty of weight `beta` to the policy with `reference`'s weights (the same architecture); absent: none. */
   kl?: { beta: number; reference: Map<string, Float32Array> };
+}
+
+/** What a trainer is built from, on whichever thread: its model, the weights and optimizer state it starts from. */
+export interface TrainerSetup {
+  config: ResolvedDecoderConfig;
+  params: Map<string, Float32Array>;
+  /** null: fresh moments. */
+  optimizer: AdamWState | null;
+  adamw: AdamWOptions;
+  trainer: PolicyTrainerOptions;
+  /** onnxruntime intra-op threads. */
+  threads: number;
 }
 
 /** The per-token scale of each role: w_r / (W · N_r), 0 for a role without tokens or when every weight present is 0. */
@@ -93,6 +124,17 @@ export function microBatches(rows: readonly Row[], budget: number, cells = Infin
 }
 
 export class PolicyTrainer {
+  /** Each row's log π at epoch 0 of the minibatch epochGradients is on, in the rows' order. */
+  private proximal: Float32Array[] = [];
+
+  /** A session over `s.config` on the calling thread, an optimizer from `s.optimizer`, and the trainer over both. */
+  static async open(s: TrainerSetup): Promise<PolicyTrainer> {
+    const session = await ModelSession.create(s.config, { graphs: ['train', 'score'], intraOpNumThreads: s.threads, allowSpinning: false });
+    const optimizer = new AdamW(s.adamw);
+    if (s.optimizer) optimizer.loadState(s.optimizer);
+    return new PolicyTrainer(session, s.params, optimizer, s.trainer);
+  }
+
   constructor(
     readonly session: ModelSession,
     readonly weights: Map<string, Float32Array>,
@@ -112,7 +154,7 @@ export class PolicyTrainer {
     const t0 = performance.now();
     // Per row: log π at the start of the update, the proximal policy of the 'decoupled' objective.
     const proximal = new Map<Row, Float32Array>();
-    let first: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'> | null = null;
+    let first: GradientStats | null = null;
     let gradNorm = 0, lr = 0, step = this.optimizer.step;
     for (let epoch = 0; epoch < this.options.epochs; epoch++) {
       const g = await this.gradients(rows, proximal, norm);
@@ -126,12 +168,46 @@ export class PolicyTrainer {
   }
 
   /**
+   * Epoch `epoch` of an update whose optimizer steps the caller takes (a learner group sums the members' gradients
+   * first, then apply()): the gradients of `rows`, not applied. Epoch 0 records the rows' log π as the proximal policy
+   * of the later epochs, which must pass the same rows in the same order (on a thread they arrive as copies).
+   */
+  async epochGradients(rows: readonly Row[], norm: Record<Role, number>, epoch: number): Promise<EpochGradients> {
+    if (epoch > 0 && this.proximal.length !== rows.length) {
+      throw new LearnerStateError(`epoch ${epoch} of an update over ${rows.length} rows, but epoch 0 was over ${this.proximal.length}`, { epoch });
+    }
+    const proximal = new Map<Row, Float32Array>(epoch > 0 ? rows.map((r, i) => [r, this.proximal[i]!]) : []);
+    const g = await this.gradients(rows, proximal, norm);
+    if (epoch === 0) this.proximal = rows.map((r) => proximal.get(r)!);
+    return { grads: toVector(g.grads, vectorOrder(this.weights)), stats: g.stats };
+  }
+
+  /** One AdamW step with `grads`, a vector in sorted parameter order (the group's sum of epochGradients). */
+  apply(grads: Float32Array): AppliedStep {
+    const size = [...this.weights.values()].reduce((n, w) => n + w.length, 0);
+    if (grads.length !== size) throw new LearnerStateError(`a gradient vector of ${grads.length} elements, this model has ${size} parameters`, { size: grads.length });
+    const { gradNorm, lr, step } = this.optimizer.update(this.weights, fromVector(grads, this.weights));
+    return { gradNorm, lr, step };
+  }
+
+  /** sha256 of the weights (param-vector.ts): equal on every member of a group that agrees bit for bit. */
+  hash(): string {
+    return weightsHash(this.weights);
+  }
+
+  /** Replaces the weights (copied) and the optimizer state: a group member taking the group's state. */
+  load(state: { weights: ReadonlyMap<string, Float32Array>; optimizer: AdamWState }): void {
+    for (const [k, w] of state.weights) this.weights.set(k, w.slice());
+    this.optimizer.loadState(state.optimizer);
+  }
+
+  /**
    * Gradients of −Σ_r w_r/(W·N_r)·Σ J over the role's tokens (roleScales), accumulated over micro-batches.
    * `proximal` holds each row's log π from the first call (filled when empty), the reference of the 'decoupled'
    * objective; `norm` the per-role denominators N_r (default: the rows' own tokens).
    */
   async gradients(rows: readonly Row[], proximal = new Map<Row, Float32Array>(), norm: Record<Role, number> = roleTokens(rows)): Promise<{
-    grads: Map<string, Float32Array>; stats: Omit<UpdateStats, 'gradNorm' | 'lr' | 'optimizerStep' | 'computeMs'>;
+    grads: Map<string, Float32Array>; stats: GradientStats;
   }> {
     const N = rows.reduce((n, r) => n + rowTokens(r), 0);
     const own = roleTokens(rows);

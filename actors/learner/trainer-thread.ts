@@ -1,12 +1,13 @@
-// What the learner holds of its trainer: either a PolicyTrainer on the calling thread (`loop.learner.host.ownThread:
-// false`) or one in a worker thread (the default), behind one interface. On its own thread the learner's
-// onnxruntime compute and optimizer step overlap the samplers, actors and NATS traffic of the same process, which
+// What the learner holds of its trainer: a PolicyTrainer either in a worker thread (`loop.learner.host.ownThread`, the
+// default) or on the calling thread, behind one interface that both placements offer whole, so no caller needs to
+// know which it holds; placeTrainer() is the one place that chooses. On its own thread the learner's onnxruntime
+// compute and optimizer step overlap the samplers, actors and NATS traffic of the same process, which
 // onnxruntime-node's synchronous `run` otherwise serialises on the main thread.
 import type { AdamWState } from '../../model/index.js';
 import { LearnerError } from './errors.js';
-import type { PolicyTrainer, UpdateStats } from './policy-trainer.js';
+import { PolicyTrainer, type AppliedStep, type EpochGradients, type TrainerSetup, type UpdateStats } from './policy-trainer.js';
 import type { Role, Row } from './rows.js';
-import type { TrainerCalls, TrainerMeta, TrainerWorkerData } from './trainer-worker.js';
+import type { TrainerCalls, TrainerMeta } from './trainer-worker.js';
 import type { PlainError } from '../../runtime/plain-error.js';
 import { WorkerRpc, type RpcFailure } from '../../runtime/worker-rpc.js';
 
@@ -16,17 +17,34 @@ export interface TrainerState {
 }
 
 export interface TrainerHandle {
-  /** 'thread' when the trainer runs on a worker thread. */
+  /** 'thread' when the trainer runs on a worker thread (for logs and tests: callers never need it). */
   readonly where: 'thread' | 'main';
   /** Optimizer steps taken so far. */
   readonly step: number;
+  /** Optimizer steps per update (its options' `epochs`): a learner group exchanges one gradient per epoch. */
+  readonly epochs: number;
+  /** Elements of the parameter vector (param-vector.ts): the length of epochGradients' gradients and of apply's. */
+  readonly size: number;
   /** `norm`: per-role token-mean denominators (PolicyTrainer.update); default the rows' own tokens. */
   update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats>;
+  /** One epoch's gradients, not applied (PolicyTrainer.epochGradients): epochs after 0 pass the same rows again. */
+  epochGradients(rows: readonly Row[], norm: Record<Role, number>, epoch: number): Promise<EpochGradients>;
+  /** One optimizer step with a gradient vector; `grads` is handed over (its buffer may move to the trainer's thread). */
+  apply(grads: Float32Array): Promise<AppliedStep>;
+  /** sha256 of the weights (param-vector.ts weightsHash). */
+  hash(): Promise<string>;
   /** The current weights (a copy when on a thread; do not modify). */
   weights(): Promise<Map<string, Float32Array>>;
   /** Weights and optimizer state for a checkpoint. */
   state(): Promise<TrainerState>;
+  /** Replaces the weights and optimizer state (a learner group member taking the group's). */
+  load(state: TrainerState): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The trainer `s` describes, on a worker thread (`ownThread`) or on the calling thread. */
+export async function placeTrainer(s: TrainerSetup, ownThread: boolean): Promise<TrainerHandle> {
+  return ownThread ? ThreadTrainer.start(s) : new LocalTrainer(await PolicyTrainer.open(s));
 }
 
 /** The trainer thread failed: it could not start, an update threw there, or the thread died. */
@@ -41,14 +59,33 @@ export const isTrainerThreadError = (e: unknown): e is TrainerThreadError => e i
 /** A PolicyTrainer on the calling thread. */
 export class LocalTrainer implements TrainerHandle {
   readonly where = 'main' as const;
-  constructor(readonly trainer: PolicyTrainer) {}
+  readonly size: number;
+  constructor(readonly trainer: PolicyTrainer) {
+    this.size = [...trainer.weights.values()].reduce((n, w) => n + w.length, 0);
+  }
 
   get step(): number {
     return this.trainer.optimizer.step;
   }
 
+  get epochs(): number {
+    return this.trainer.options.epochs;
+  }
+
   update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats> {
     return this.trainer.update(rows, norm);
+  }
+
+  epochGradients(rows: readonly Row[], norm: Record<Role, number>, epoch: number): Promise<EpochGradients> {
+    return this.trainer.epochGradients(rows, norm, epoch);
+  }
+
+  async apply(grads: Float32Array): Promise<AppliedStep> {
+    return this.trainer.apply(grads);
+  }
+
+  async hash(): Promise<string> {
+    return this.trainer.hash();
   }
 
   async weights(): Promise<Map<string, Float32Array>> {
@@ -57,6 +94,10 @@ export class LocalTrainer implements TrainerHandle {
 
   async state(): Promise<TrainerState> {
     return { weights: this.trainer.weights, optimizer: this.trainer.optimizer.exportState() };
+  }
+
+  async load(state: TrainerState): Promise<void> {
+    this.trainer.load(state);
   }
 
   close(): Promise<void> {
@@ -76,14 +117,19 @@ function threadError(f: RpcFailure): TrainerThreadError {
 /** A PolicyTrainer in a worker thread (trainer-worker.ts). Requests run there one at a time, in order. */
 export class ThreadTrainer implements TrainerHandle {
   readonly where = 'thread' as const;
+  readonly epochs: number;
+  readonly size: number;
   private step_ = 0;
   private rpc!: WorkerRpc<TrainerCalls, TrainerThreadError>;
 
-  private constructor() {}
+  private constructor(s: TrainerSetup) {
+    this.epochs = s.trainer.epochs;
+    this.size = [...s.params.values()].reduce((n, w) => n + w.length, 0);
+  }
 
   /** Starts the thread with the weights and optimizer state (copied over) and resolves once its session is built. */
-  static async start(data: TrainerWorkerData): Promise<ThreadTrainer> {
-    const t = new ThreadTrainer();
+  static async start(data: TrainerSetup): Promise<ThreadTrainer> {
+    const t = new ThreadTrainer(data);
     t.rpc = await WorkerRpc.start<TrainerCalls, TrainerThreadError>({
       url: new URL('./trainer-worker.js', import.meta.url), workerData: data, error: threadError,
       onReply: (step, ok) => {
@@ -102,12 +148,30 @@ export class ThreadTrainer implements TrainerHandle {
     return this.rpc.request('update', { rows: rows as Row[], ...(norm ? { norm } : {}) });
   }
 
+  epochGradients(rows: readonly Row[], norm: Record<Role, number>, epoch: number): Promise<EpochGradients> {
+    return this.rpc.request('epochGradients', { rows: rows as Row[], norm, epoch });
+  }
+
+  apply(grads: Float32Array): Promise<AppliedStep> {
+    // Moved, not copied, when the vector is its buffer's whole.
+    const whole = grads.byteOffset === 0 && grads.byteLength === grads.buffer.byteLength;
+    return this.rpc.request('apply', grads, whole ? { transfer: [grads.buffer as ArrayBuffer] } : {});
+  }
+
+  hash(): Promise<string> {
+    return this.rpc.request('hash', null);
+  }
+
   weights(): Promise<Map<string, Float32Array>> {
     return this.rpc.request('weights', null);
   }
 
   state(): Promise<TrainerState> {
     return this.rpc.request('state', null);
+  }
+
+  load(state: TrainerState): Promise<void> {
+    return this.rpc.request('load', state).then(() => undefined);
   }
 
   close(): Promise<void> {

@@ -1,26 +1,24 @@
 // The learner's trainer on its own thread: onnxruntime-node runs a session synchronously on the calling thread, so a
 // trainer on the host's main thread stalls every sampler, actor and NATS callback of the process for the length of
-// an update. Here the session, the weights and the optimizer live in a worker; the main thread sends rows and gets
-// statistics, weight copies and checkpoint state back (trainer-thread.ts is the other side).
+// an update. Here the session, the weights and the optimizer live in a worker; the main thread sends rows (or a
+// group's summed gradients) and gets statistics, gradients, weight copies and checkpoint state back (trainer-thread.ts
+// is the other side). Every call is one PolicyTrainer method: what the trainer does is written once, there.
 import { workerData } from 'node:worker_threads';
-import { AdamW, ModelSession, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
-import { PolicyTrainer, type PolicyTrainerOptions, type UpdateStats } from './policy-trainer.js';
+import type { AdamWState } from '../../model/index.js';
+import { PolicyTrainer, type AppliedStep, type EpochGradients, type TrainerSetup, type UpdateStats } from './policy-trainer.js';
 import type { Role, Row } from './rows.js';
 import { serveRpc, Transfer } from '../../runtime/worker-rpc-serve.js';
 
-export interface TrainerWorkerData {
-  config: ResolvedDecoderConfig;
-  params: Map<string, Float32Array>;
-  optimizer: AdamWState | null;
-  adamw: AdamWOptions;
-  trainer: PolicyTrainerOptions;
-  threads: number;
-}
+type State = { weights: Map<string, Float32Array>; optimizer: AdamWState };
 
 export type TrainerCalls = {
   update: { body: { rows: Row[]; norm?: Record<Role, number> }; value: UpdateStats };
+  epochGradients: { body: { rows: Row[]; norm: Record<Role, number>; epoch: number }; value: EpochGradients };
+  apply: { body: Float32Array; value: AppliedStep };
+  hash: { body: null; value: string };
   weights: { body: null; value: Map<string, Float32Array> };
-  state: { body: null; value: { weights: Map<string, Float32Array>; optimizer: AdamWState } };
+  state: { body: null; value: State };
+  load: { body: State; value: null };
   close: { body: null; value: null };
 };
 
@@ -39,20 +37,19 @@ function copyOut(weights: Map<string, Float32Array>): Transfer<Map<string, Float
   return new Transfer(value, transfer);
 }
 
-const d = workerData as TrainerWorkerData;
-
 await serveRpc<TrainerCalls, PolicyTrainer>({
-  async open() {
-    const session = await ModelSession.create(d.config, { graphs: ['train', 'score'], intraOpNumThreads: d.threads, allowSpinning: false });
-    const optimizer = new AdamW(d.adamw);
-    if (d.optimizer) optimizer.loadState(d.optimizer);
-    return new PolicyTrainer(session, d.params, optimizer, d.trainer);
-  },
+  open: () => PolicyTrainer.open(workerData as TrainerSetup),
   ready: (trainer): TrainerMeta => trainer.optimizer.step,
   // One request at a time, in arrival order: an update must never interleave with a weights copy.
   order: 'one-at-a-time',
   calls: {
     update: (trainer, { rows, norm }) => trainer.update(rows, norm),
+    epochGradients: async (trainer, { rows, norm, epoch }) => {
+      const g = await trainer.epochGradients(rows, norm, epoch); // a fresh vector: moved, not copied
+      return new Transfer(g, [g.grads.buffer as ArrayBuffer]);
+    },
+    apply: (trainer, grads) => trainer.apply(grads),
+    hash: (trainer) => trainer.hash(),
     weights: (trainer) => copyOut(trainer.weights),
     state: (trainer) => {
       const w = copyOut(trainer.weights);
@@ -60,6 +57,7 @@ await serveRpc<TrainerCalls, PolicyTrainer>({
       const moments = [...optimizer.m.values(), ...optimizer.v.values()].map((a) => a.buffer as ArrayBuffer);
       return new Transfer({ weights: w.value, optimizer }, [...w.transfer, ...moments]);
     },
+    load: (trainer, state) => (trainer.load(state), null),
     close: async (trainer) => {
       await trainer.session.release();
       return null;

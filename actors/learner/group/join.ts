@@ -12,16 +12,13 @@ import type { GroupReduce } from './reduce.js';
 import { loadGroupState } from './state.js';
 import { GroupTrainer } from './trainer.js';
 import type { LoadedLearnerModel } from '../learner-model.js';
-import { LocalTrainer } from '../trainer-thread.js';
 
 /**
- * Moves `m` (loaded on the main thread) to the group's state when that is newer, noting the rounds it missed in
- * `m.missed`, wraps its trainer in a GroupTrainer (also `m.trainer` from now on) and beats the round it starts from.
+ * Moves `m` to the group's state when that is newer, noting the rounds it missed in `m.missed`, drives its trainer
+ * (on whichever thread it runs) with a GroupTrainer and beats the round it starts from.
  */
 export async function joinGroup(conn: Connection, group: GroupReduce, m: LoadedLearnerModel, log?: (line: string) => void): Promise<GroupTrainer> {
-  const local = m.trainer;
   const hostId = group.options.hostId;
-  if (!(local instanceof LocalTrainer)) throw new LearnerStateError(`${hostId}: a learner group member trains on the main thread (its gradients go out over the bus between backward and step), not on a ${local.where}`, { field: 'host.ownThread' });
   const missed: NonNullable<LoadedLearnerModel['missed']> = [];
   // The others keep publishing while this one loads: a version pruned mid-download is retried with the newer one.
   const g = await retry(`learner group (${hostId}): loading the group's state`, () => loadGroupState(conn, m.config, parameterShapes(m.config)), { attempts: 5, backoffMs: 200, retryable: isWeightTransportError });
@@ -35,13 +32,11 @@ export async function joinGroup(conn: Connection, group: GroupReduce, m: LoadedL
       if (ids === null) throw new LearnerStateError(`the group's state is at round ${g.round}, but the trajectory ids of round ${r} are not in ${BUCKETS.learnerRounds}: ${hostId} cannot tell which trajectories that round applied, and would apply their redeliveries again`, { round: r, field: learnerRoundKey(r, 'ids') });
       missed.push([r, ids]);
     }
-    for (const [k, w] of g.weights) local.trainer.weights.set(k, w.slice());
-    local.trainer.optimizer.loadState(g.optimizer);
+    await m.trainer.load(g);
     m.state = { ...m.state, version: g.version, updates: g.round };
     m.origin = 'group';
   }
-  const trainer = new GroupTrainer(local.trainer, group, m.state.updates);
-  m.trainer = trainer;
+  const trainer = await GroupTrainer.start(m.trainer, group, m.state.updates);
   m.missed = missed;
   await group.appliedRound(m.state.updates);
   return trainer;

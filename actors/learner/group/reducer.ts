@@ -36,8 +36,9 @@ export class GroupReducer implements GradientReducer {
     if (o.cadence.publishEvery !== 1) throw new LearnerStateError(`a learner group publishes every round (a joining member starts from the published state): loop.learner.cadence.publishEvery must be 1, got ${o.cadence.publishEvery}`, { field: 'cadence.publishEvery' });
     // The others' next round waits for this member while it loads (the model, then the group's state).
     await this.group.joining();
-    // A group member trains on the main thread: its gradients go out over the bus between backward and step.
-    const m = await loadLearnerModel(stateDir, { ...o, host: { ...o.host, ownThread: false } }, threads);
+    // The trainer goes where a lone learner's would (host.ownThread): the gradients come back from it between
+    // backward and step, and the group's sum goes back to it.
+    const m = await loadLearnerModel(stateDir, o, threads);
     this.members = [];
     this.trainer = await joinGroup(this.conn, this.group, m, this.log);
     return m;
@@ -67,7 +68,7 @@ export class GroupReducer implements GradientReducer {
 
   async published(version: number): Promise<void> {
     const t = this.bound();
-    await publishGroupState(this.conn, version, t.round, (await t.state()).optimizer);
+    await publishGroupState(this.conn, version, t.round, (await t.trainer.state()).optimizer);
   }
 
   announceBatch(iteration: number, batchId: string): void {

@@ -4,10 +4,9 @@
 // over the bus (reduce.ts) in sorted host order, and every member takes the same AdamW step: the same bits in,
 // the same bits out, checked by the weight hashes at the start of the next round. A member with no data takes part
 // with an empty contribution, so all members stay in lockstep.
-import { createHash } from 'node:crypto';
-import { noUpdateStats, type PolicyTrainer, type UpdateStats } from '../policy-trainer.js';
+import { noUpdateStats, type UpdateStats } from '../policy-trainer.js';
 import { ROLES, roleTokens, type Role, type Row } from '../rows.js';
-import { LocalTrainer } from '../trainer-thread.js';
+import type { TrainerHandle } from '../trainer-thread.js';
 import type { GroupReduce } from './reduce.js';
 import { GroupDivergedError, GroupOutOfSyncError } from './errors.js';
 
@@ -35,30 +34,21 @@ interface Meta {
   hash: string;
 }
 
-/** sha256 over the weights in sorted name order: equal for equal bits. */
-export function weightsHash(weights: ReadonlyMap<string, Float32Array>): string {
-  const h = createHash('sha256');
-  for (const name of [...weights.keys()].sort()) {
-    const w = weights.get(name)!;
-    h.update(name).update(new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
-  }
-  return h.digest('hex');
-}
-
 const encodeJson = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
 const decodeJson = <T>(b: Uint8Array): T => JSON.parse(new TextDecoder().decode(b)) as T;
 
-/** A PolicyTrainer on the calling thread whose every update is a group round. */
-export class GroupTrainer extends LocalTrainer {
-  private hash: string;
+/**
+ * A learner's trainer, on whichever thread it runs (trainer-thread.ts), whose every update is a group round: the
+ * trainer computes each epoch's gradients and applies the group's sum; this side exchanges them over the bus.
+ */
+export class GroupTrainer {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly names: string[];
+
+  private constructor(readonly trainer: TrainerHandle, readonly group: GroupReduce, private round_: number, private hash: string) {}
 
   /** `round`: group rounds already in `trainer`'s weights (0 for a fresh group). */
-  constructor(trainer: PolicyTrainer, readonly group: GroupReduce, private round_: number) {
-    super(trainer);
-    this.names = [...trainer.weights.keys()].sort();
-    this.hash = weightsHash(trainer.weights);
+  static async start(trainer: TrainerHandle, group: GroupReduce, round: number): Promise<GroupTrainer> {
+    return new GroupTrainer(trainer, group, round, await trainer.hash());
   }
 
   /** Group rounds applied to these weights. */
@@ -71,7 +61,7 @@ export class GroupTrainer extends LocalTrainer {
   }
 
   /** One group round with `rows` as this member's share (none: an empty contribution). `ids` default to the rows'. */
-  override update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
+  update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
     const run = this.queue.then(() => this.round1(rows, norm, ids ?? [...new Set(rows.map((r) => r.trajId))]));
     this.queue = run.catch(() => undefined);
     return run;
@@ -92,24 +82,24 @@ export class GroupTrainer extends LocalTrainer {
     for (const m of metas) for (const role of ROLES) global[role] += m.norm[role];
     let members = meta.members;
     let stats: UpdateStats | null = null;
-    const proximal = new Map<Row, Float32Array>();
-    for (let epoch = 0; epoch < this.trainer.options.epochs; epoch++) {
+    for (let epoch = 0; epoch < this.trainer.epochs; epoch++) {
       const t0 = performance.now();
-      const local = rows.length > 0 ? await this.trainer.gradients(rows, proximal, global) : null;
+      const local = rows.length > 0 ? await this.trainer.epochGradients(rows, global, epoch) : null;
       computeMs += performance.now() - t0;
-      const res = await this.group.exchange(r, `g${epoch}`, local ? this.flatten(local.grads) : new Uint8Array(0), members);
+      const mine = local ? new Uint8Array(local.grads.buffer, local.grads.byteOffset, local.grads.byteLength) : new Uint8Array(0);
+      const res = await this.group.exchange(r, `g${epoch}`, mine, members);
       commMs += res.ms;
       members = res.members;
       const t1 = performance.now();
       const grads = this.sum(res.contributions);
-      const step = grads === null ? null : this.trainer.optimizer.update(this.trainer.weights, grads);
+      const step = grads === null ? null : await this.trainer.apply(grads);
       computeMs += performance.now() - t1;
       stats ??= {
-        ...(local?.stats ?? noUpdateStats(0)), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.optimizer.step, computeMs: 0,
+        ...(local?.stats ?? noUpdateStats(0)), gradNorm: step?.gradNorm ?? 0, lr: step?.lr ?? 0, optimizerStep: this.trainer.step, computeMs: 0,
       };
     }
     this.round_ = r;
-    this.hash = weightsHash(this.trainer.weights);
+    this.hash = await this.trainer.hash();
     const applied = meta.members.flatMap((h, i) => (members.includes(h) ? metas[i]!.ids : []));
     // Every member records the round's ids (the same list: the committed member sets are the group's), before it can
     // go on or publish. A member restarting from the group's state reads them for every round it missed; were only the
@@ -121,28 +111,16 @@ export class GroupTrainer extends LocalTrainer {
     // but space, so it is reported and the round stands.
     if (members[0] === this.group.options.hostId) await this.group.prune().catch((err: Error) => this.group.options.log(`learner group: pruning old rounds failed: ${err.message}`));
     return {
-      ...stats!, optimizerStep: this.trainer.optimizer.step, computeMs,
+      ...stats!, optimizerStep: this.trainer.step, computeMs,
       group: { round: r, members, ids: applied, computeMs, commMs, bytesSent: this.group.bytesSent - sent0, hash: this.hash },
     };
   }
 
-  /** The gradients as one F32 vector, parameters in sorted name order. */
-  private flatten(grads: Map<string, Float32Array>): Uint8Array {
-    const total = this.names.reduce((n, k) => n + grads.get(k)!.length, 0);
-    const out = new Float32Array(total);
-    let at = 0;
-    for (const k of this.names) {
-      out.set(grads.get(k)!, at);
-      at += grads.get(k)!.length;
-    }
-    return new Uint8Array(out.buffer);
-  }
-
-  /** Sum of the contributions in their (sorted host) order, empty ones counting as zero; null when all are empty. */
-  private sum(contributions: Uint8Array[]): Map<string, Float32Array> | null {
+  /** Sum of the contributions (gradient vectors) in their (sorted host) order, empty ones counting as zero; null when all are empty. */
+  private sum(contributions: Uint8Array[]): Float32Array | null {
     const full = contributions.filter((c) => c.length > 0);
     if (full.length === 0) return null;
-    const acc = new Float32Array(this.names.reduce((n, k) => n + this.trainer.weights.get(k)!.length, 0));
+    const acc = new Float32Array(this.trainer.size);
     const bad = full.find((c) => c.length !== acc.byteLength);
     if (bad) throw new GroupOutOfSyncError(`a gradient of ${bad.length} bytes reached ${this.group.options.hostId}, this model's take ${acc.byteLength}`, { bytes: bad.length });
     for (const c of full) {
@@ -150,13 +128,6 @@ export class GroupTrainer extends LocalTrainer {
       const v = c.byteOffset % 4 === 0 ? new Float32Array(c.buffer, c.byteOffset, c.length / 4) : new Float32Array(c.slice().buffer);
       for (let i = 0; i < acc.length; i++) acc[i]! += v[i]!;
     }
-    const out = new Map<string, Float32Array>();
-    let at = 0;
-    for (const k of this.names) {
-      const n = this.trainer.weights.get(k)!.length;
-      out.set(k, acc.subarray(at, at + n));
-      at += n;
-    }
-    return out;
+    return acc;
   }
 }

@@ -5,7 +5,9 @@
 import t from 'tap';
 import { AdamW, ModelSession, initParameters, type AdamWState } from '../../../model/index.js';
 import { GroupReduce, PolicyTrainer, trajectoryRows, type Row } from '../../../actors/learner/index.js';
-import { GroupTrainer, weightsHash } from '../../../actors/learner/group/trainer.js';
+import { GroupTrainer } from '../../../actors/learner/group/trainer.js';
+import { weightsHash } from '../../../actors/learner/param-vector.js';
+import { LocalTrainer } from '../../../actors/learner/trainer-thread.js';
 import { connected, natsServer, testConfig } from '../../helpers/nats.js';
 import { TINY, traj } from './tiny.js';
 
@@ -31,7 +33,7 @@ t.test('group rounds agree, drop the silent, admit the joining', async (t) => {
     t.teardown(() => group.close());
     const adamw = new AdamW(ADAMW);
     if (opt) adamw.loadState(opt);
-    return new GroupTrainer(new PolicyTrainer(session, params, adamw, OPTIONS), group, round);
+    return GroupTrainer.start(new LocalTrainer(new PolicyTrainer(session, params, adamw, OPTIONS)), group, round);
   };
   const a = await member('learner-a');
   const b = await member('learner-b');
@@ -42,15 +44,15 @@ t.test('group rounds agree, drop the silent, admit the joining', async (t) => {
     const [sa, sb] = await Promise.all([a.update(rowsOf([...ra])), b.update(rowsOf([...rb]))]);
     await single.update(rowsOf([...ra, ...rb]));
     t.equal(sa.group.hash, sb.group.hash, `round ${sa.group.round}: same weights hash`);
-    t.equal(weightsHash(await a.weights()), weightsHash(await b.weights()), 'and the weights themselves agree bit for bit');
+    t.equal(weightsHash(await a.trainer.weights()), weightsHash(await b.trainer.weights()), 'and the weights themselves agree bit for bit');
     t.same(sa.group.members, ['learner-a', 'learner-b']);
     t.same([...sa.group.ids].sort(), [...ra, ...rb].sort(), 'every trajectory of the round counted once');
     t.ok(sa.group.bytesSent > 0 && sa.group.commMs > 0);
   }
   let d = 0;
-  for (const [k, w] of await a.weights()) for (let i = 0; i < w.length; i++) d = Math.max(d, Math.abs(w[i]! - single.weights.get(k)![i]!));
+  for (const [k, w] of await a.trainer.weights()) for (let i = 0; i < w.length; i++) d = Math.max(d, Math.abs(w[i]! - single.weights.get(k)![i]!));
   t.ok(d < 1e-5, `the group follows one trainer that saw every row (max difference ${d})`);
-  t.not(weightsHash(await a.weights()), weightsHash(initParameters(TINY, 7)), 'and the weights moved');
+  t.not(weightsHash(await a.trainer.weights()), weightsHash(initParameters(TINY, 7)), 'and the weights moved');
 
   // b stops taking part (as if killed): a's round goes on without it after the timeout; b's ids are not applied.
   const t0 = Date.now();
@@ -60,7 +62,7 @@ t.test('group rounds agree, drop the silent, admit the joining', async (t) => {
   t.ok(Date.now() - t0 >= 1_000, 'after waiting for it');
 
   // c joins from a's weights and optimizer state at round 3 and takes part in round 4.
-  const st = await a.state();
+  const st = await a.trainer.state();
   const c = await member('learner-c', new Map([...st.weights].map(([k, v]) => [k, v.slice()])), st.optimizer, a.round);
   await c.group.appliedRound(3);
   const [s4a, s4c] = await Promise.all([a.update(rowsOf(['t7'])), c.update(rowsOf(['t8', 't9']))]);
