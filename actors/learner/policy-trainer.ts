@@ -5,7 +5,8 @@
 // trained token also carries the penalty −β·k3 to a reference policy (objective.ts klTerm), scored by the same session
 // with the reference's weights: one more forward pass per micro-batch. A learner group takes the steps itself: it asks
 // for one epoch's gradients as a vector (param-vector.ts) and hands back the group's sum to apply.
-import { AdamW, ModelSession, packBatch, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
+import { AdamW, ModelSession, forwardFlops, packBatch, trainFlops, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
+import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import { LearnerStateError, UpdateNormError } from './errors.js';
 import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
 import { fromVector, toVector, vectorOrder, weightsHash } from './param-vector.js';
@@ -126,6 +127,8 @@ export function microBatches(rows: readonly Row[], budget: number, cells = Infin
 export class PolicyTrainer {
   /** Each row's log π at epoch 0 of the minibatch epochGradients is on, in the rows' order. */
   private proximal: Float32Array[] = [];
+  /** Time, tokens and FLOPs of its scoring passes, training passes (forward and backward) and optimizer steps. */
+  private readonly meter = new PhaseMeter();
 
   /** A session over `s.config` on the calling thread, an optimizer from `s.optimizer`, and the trainer over both. */
   static async open(s: TrainerSetup): Promise<PolicyTrainer> {
@@ -146,6 +149,15 @@ export class PolicyTrainer {
     return this.session.config;
   }
 
+  phases(): PhaseTotals {
+    return this.meter.snapshot();
+  }
+
+  /** One AdamW step, charged to the 'optimizer' phase. */
+  private async step(grads: ReadonlyMap<string, Float32Array>): Promise<ReturnType<AdamW['update']>> {
+    return this.meter.measure('optimizer', { tokens: 0, flops: 0 }, async () => this.optimizer.update(this.weights, grads));
+  }
+
   /**
    * Optimizer steps (epochs) on one minibatch. `norm`: each role's token-mean denominator, by default the rows'
    * own trained tokens; the learner passes the whole minibatch's, zero-advantage trajectories it skipped included.
@@ -159,7 +171,7 @@ export class PolicyTrainer {
     for (let epoch = 0; epoch < this.options.epochs; epoch++) {
       const g = await this.gradients(rows, proximal, norm);
       first ??= g.stats;
-      const res = this.optimizer.update(this.weights, g.grads);
+      const res = await this.step(g.grads);
       if (epoch === 0) gradNorm = res.gradNorm;
       lr = res.lr;
       step = res.step;
@@ -183,10 +195,10 @@ export class PolicyTrainer {
   }
 
   /** One AdamW step with `grads`, a vector in sorted parameter order (the group's sum of epochGradients). */
-  apply(grads: Float32Array): AppliedStep {
+  async apply(grads: Float32Array): Promise<AppliedStep> {
     const size = [...this.weights.values()].reduce((n, w) => n + w.length, 0);
     if (grads.length !== size) throw new LearnerStateError(`a gradient vector of ${grads.length} elements, this model has ${size} parameters`, { size: grads.length });
-    const { gradNorm, lr, step } = this.optimizer.update(this.weights, fromVector(grads, this.weights));
+    const { gradNorm, lr, step } = await this.step(fromVector(grads, this.weights));
     return { gradNorm, lr, step };
   }
 
@@ -226,8 +238,10 @@ export class PolicyTrainer {
         return { tokens: r.tokens, mask, ...(this.options.sampleTemperature && r.temperature !== undefined ? { temperature: r.temperature } : {}) };
       }));
       const W = packed.time - 1;
-      const { logp } = await this.session.score(packed, this.weights); // (B, T-1)
-      const ref = kl ? (await this.session.score(packed, kl.reference)).logp : null;
+      const cells = packed.batch * packed.time;
+      const scoring = { tokens: cells, flops: forwardFlops(this.config, cells, packed.time) };
+      const { logp } = await this.meter.measure('score', scoring, () => this.session.score(packed, this.weights)); // (B, T-1)
+      const ref = kl ? (await this.meter.measure('score', scoring, () => this.session.score(packed, kl.reference))).logp : null;
       mb.forEach((r, b) => {
         const n = rowTokens(r);
         const role = roleOf(r), c = scale[role];
@@ -250,7 +264,8 @@ export class PolicyTrainer {
           ratioSum += term.ratio;
         }
       });
-      const out = await this.session.train(packed, this.weights);
+      const training = { tokens: cells, flops: trainFlops(this.config, packed.batch, packed.time) };
+      const out = await this.meter.measure('train', training, () => this.session.train(packed, this.weights));
       if (grads === null) grads = new Map([...out.grads].map(([k, g]) => [k, Float32Array.from(g)]));
       else for (const [k, g] of out.grads) {
         const acc = grads.get(k)!;

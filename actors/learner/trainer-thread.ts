@@ -3,6 +3,8 @@
 // know which it holds; placeTrainer() is the one place that chooses. On its own thread the learner's onnxruntime
 // compute and optimizer step overlap the samplers, actors and NATS traffic of the same process, which
 // onnxruntime-node's synchronous `run` otherwise serialises on the main thread.
+import type { PhaseTotals } from '../../runtime/phase-meter.js';
+import { addPhaseSource } from '../../runtime/work-profile.js';
 import type { AdamWState } from '../../model/index.js';
 import { LearnerError } from './errors.js';
 import { PolicyTrainer, type AppliedStep, type EpochGradients, type TrainerSetup, type UpdateStats } from './policy-trainer.js';
@@ -39,6 +41,8 @@ export interface TrainerHandle {
   state(): Promise<TrainerState>;
   /** Replaces the weights and optimizer state (a learner group member taking the group's). */
   load(state: TrainerState): Promise<void>;
+  /** Time, tokens and FLOPs of its scoring, training and optimizer phases so far (on a thread: as of its latest reply). */
+  phases(): PhaseTotals;
   close(): Promise<void>;
 }
 
@@ -60,8 +64,11 @@ export const isTrainerThreadError = (e: unknown): e is TrainerThreadError => e i
 export class LocalTrainer implements TrainerHandle {
   readonly where = 'main' as const;
   readonly size: number;
+  /** Takes its phases out of the host's profile (runtime/work-profile.ts). */
+  private readonly unprofile: () => void;
   constructor(readonly trainer: PolicyTrainer) {
     this.size = [...trainer.weights.values()].reduce((n, w) => n + w.length, 0);
+    this.unprofile = addPhaseSource(() => trainer.phases());
   }
 
   get step(): number {
@@ -100,7 +107,12 @@ export class LocalTrainer implements TrainerHandle {
     this.trainer.load(state);
   }
 
+  phases(): PhaseTotals {
+    return this.trainer.phases();
+  }
+
   close(): Promise<void> {
+    this.unprofile();
     return this.trainer.session.release();
   }
 }
@@ -120,6 +132,8 @@ export class ThreadTrainer implements TrainerHandle {
   readonly epochs: number;
   readonly size: number;
   private step_ = 0;
+  private phases_: PhaseTotals = {};
+  private unprofile: () => void = () => undefined;
   private rpc!: WorkerRpc<TrainerCalls, TrainerThreadError>;
 
   private constructor(s: TrainerSetup) {
@@ -132,16 +146,23 @@ export class ThreadTrainer implements TrainerHandle {
     const t = new ThreadTrainer(data);
     t.rpc = await WorkerRpc.start<TrainerCalls, TrainerThreadError>({
       url: new URL('./trainer-worker.js', import.meta.url), workerData: data, error: threadError,
-      onReply: (step, ok) => {
-        if (ok) t.step_ = step as TrainerMeta;
+      onReply: (meta) => {
+        const m = meta as TrainerMeta;
+        t.step_ = m.step;
+        t.phases_ = m.phases;
       },
     });
-    t.step_ = t.rpc.ready as TrainerMeta;
+    t.step_ = (t.rpc.ready as TrainerMeta).step;
+    t.unprofile = addPhaseSource(() => t.phases_);
     return t;
   }
 
   get step(): number {
     return this.step_;
+  }
+
+  phases(): PhaseTotals {
+    return this.phases_;
   }
 
   update(rows: readonly Row[], norm?: Record<Role, number>): Promise<UpdateStats> {
@@ -175,6 +196,7 @@ export class ThreadTrainer implements TrainerHandle {
   }
 
   close(): Promise<void> {
+    this.unprofile();
     return this.rpc.close('close');
   }
 

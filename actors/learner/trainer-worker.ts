@@ -3,6 +3,7 @@
 // an update. Here the session, the weights and the optimizer live in a worker; the main thread sends rows (or a
 // group's summed gradients) and gets statistics, gradients, weight copies and checkpoint state back (trainer-thread.ts
 // is the other side). Every call is one PolicyTrainer method: what the trainer does is written once, there.
+import type { PhaseTotals } from '../../runtime/phase-meter.js';
 import { workerData } from 'node:worker_threads';
 import type { AdamWState } from '../../model/index.js';
 import { PolicyTrainer, type AppliedStep, type EpochGradients, type TrainerSetup, type UpdateStats } from './policy-trainer.js';
@@ -22,8 +23,8 @@ export type TrainerCalls = {
   close: { body: null; value: null };
 };
 
-/** Sent with ready and every reply: optimizer steps taken so far. */
-export type TrainerMeta = number;
+/** Sent with ready and every reply: optimizer steps taken so far, and the time and work of its phases. */
+export interface TrainerMeta { step: number; phases: PhaseTotals }
 
 /** Fresh buffers (transferred, so the main thread gets them without a second copy). */
 function copyOut(weights: Map<string, Float32Array>): Transfer<Map<string, Float32Array>> {
@@ -39,7 +40,7 @@ function copyOut(weights: Map<string, Float32Array>): Transfer<Map<string, Float
 
 await serveRpc<TrainerCalls, PolicyTrainer>({
   open: () => PolicyTrainer.open(workerData as TrainerSetup),
-  ready: (trainer): TrainerMeta => trainer.optimizer.step,
+  ready: (trainer): TrainerMeta => ({ step: trainer.optimizer.step, phases: trainer.phases() }),
   // One request at a time, in arrival order: an update must never interleave with a weights copy.
   order: 'one-at-a-time',
   calls: {
@@ -63,6 +64,6 @@ await serveRpc<TrainerCalls, PolicyTrainer>({
       return null;
     },
   },
-  meta: (trainer): TrainerMeta => trainer.optimizer.step,
+  meta: (trainer): TrainerMeta => ({ step: trainer.optimizer.step, phases: trainer.phases() }),
   closeOn: 'close',
 });
