@@ -24,8 +24,8 @@ export function onProfileMetric(p: RunProfile, m: MetricBody): boolean {
   return true;
 }
 
-/** The phases that run the model, whose FLOPs are counted. */
-export const MODEL_PHASES = ['prefill', 'decode', 'score', 'train', 'optimizer'] as const;
+/** The phases that run the model, whose FLOPs are counted (the optimizer's elementwise pass is not). */
+export const MODEL_PHASES = ['prefill', 'decode', 'score', 'train'] as const;
 
 export interface PhaseSummary { cpuSec: number; share: number; calls: number; tokens: number; gflop: number; gflopsPerCpuSec: number | null }
 
