@@ -147,11 +147,12 @@ function runArm(preset: string, arm: ArmName, episodes: number, seed: number): P
     child.on('error', reject);
     child.on('exit', (code) => {
       const wallSec = (performance.now() - t0) / 1000;
-      const cpuSec = cpu.stop() ?? NaN;
+      const { cpuSec: cpuRead, peakRssMb } = cpu.stop();
+      const cpuSec = cpuRead ?? NaN;
       try {
         if (code !== 0) throw new BenchError(`the ${arm} run exited ${code}:\n${err}`, { code: 'BENCH_RUN' });
         const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-        resolve(armRunFigures({ arm: arm === 'spade' ? 'spade' : 'fixed', lines, wallSec, cpuSec, cores: cpus().length }));
+        resolve(armRunFigures({ arm: arm === 'spade' ? 'spade' : 'fixed', lines, wallSec, cpuSec, cores: cpus().length, peakRssMb }));
       } catch (e) {
         reject(e);
       } finally {
@@ -172,14 +173,14 @@ async function compareArms(): Promise<void> {
     for (const arm of r % 2 === 0 ? (['fixed-envs', 'spade'] as const) : (['spade', 'fixed-envs'] as const)) {
       const f = await runArm(preset, arm, episodes, seed);
       runs[arm === 'spade' ? 'spade' : 'fixed'].push(f);
-      say(`  round ${r + 1} ${arm}: ${f.agentEpisodesPerSec.toFixed(2)} agent episodes/s, ${f.updatesPerMin.toFixed(1)} updates/min, ${f.wallSec.toFixed(0)} s wall, cpu ${f.cpuSec.toFixed(0)} s (${pct(f.utilisation)}), agent share ${pct(f.agentShare)}, learner busy ${pct(f.learnerBusy)}`);
+      say(`  round ${r + 1} ${arm}: ${f.agentEpisodesPerSec.toFixed(2)} agent episodes/s, ${f.updatesPerMin.toFixed(1)} updates/min, ${f.wallSec.toFixed(0)} s wall, cpu ${f.cpuSec.toFixed(0)} s (${pct(f.utilisation)}), agent share ${pct(f.agentShare)}, learner busy ${pct(f.learnerBusy)}, peak RSS ${f.peakRssMb === null ? '—' : `${f.peakRssMb.toFixed(0)} MiB`}`);
     }
   }
   const fixed = armSummary(runs.fixed), spade = armSummary(runs.spade), ratios = armRatios(runs.fixed, runs.spade);
   const row = (name: string, s: typeof fixed): string =>
-    `| ${name} | ${s.agentEpisodesPerSec.toFixed(2)} (${s.agentEpisodesPerSecRange.map((x) => x.toFixed(2)).join('–')}) | ${s.updatesPerMin.toFixed(1)} | ${pct(s.utilisation)} | ${s.cpuSec.toFixed(0)} | ${s.wallSec.toFixed(0)} | ${pct(s.agentShare)} | ${pct(s.learnerBusy)} | ${s.stalenessMax ?? '—'} |`;
-  say('| arm | agent episodes/s (range) | updates/min | utilisation | cpu s | wall s | agent share | learner busy | staleness max |');
-  say('|---|---|---|---|---|---|---|---|---|');
+    `| ${name} | ${s.agentEpisodesPerSec.toFixed(2)} (${s.agentEpisodesPerSecRange.map((x) => x.toFixed(2)).join('–')}) | ${s.updatesPerMin.toFixed(1)} | ${pct(s.utilisation)} | ${s.cpuSec.toFixed(0)} | ${s.wallSec.toFixed(0)} | ${pct(s.agentShare)} | ${pct(s.learnerBusy)} | ${s.stalenessMax ?? '—'} | ${s.peakRssMb === null ? '—' : s.peakRssMb.toFixed(0)} |`;
+  say('| arm | agent episodes/s (range) | updates/min | utilisation | cpu s | wall s | agent share | learner busy | staleness max | peak RSS MiB (highest round) |');
+  say('|---|---|---|---|---|---|---|---|---|---|');
   say(row('fixed-envs', fixed));
   say(row('spade', spade));
   for (const [name, x] of [['fixed-envs', fixed], ['spade', spade]] as const) {

@@ -16,6 +16,8 @@ export interface ArmRun {
   /** CPU seconds of the host and its child processes (user + system). */
   cpuSec: number;
   cores: number;
+  /** Peak resident memory of the host process (VmHWM), MiB; null where /proc could not be read. */
+  peakRssMb?: number | null;
 }
 
 export interface ArmRunFigures {
@@ -32,6 +34,7 @@ export interface ArmRunFigures {
   policyTokens: number;
   /** Where the run's CPU seconds went, as of its final line (the hosts' last readings, at most host.profileEveryMs old). */
   profile: ProfileSummary | null;
+  peakRssMb: number | null;
 }
 
 /** A run's metrics lack what a figure needs. */
@@ -60,6 +63,7 @@ export function armRunFigures(r: ArmRun): ArmRunFigures {
     stalenessMax: end.learner?.stalenessMax ?? null,
     policyTokens: end.tokens?.total ?? 0,
     profile: (end.profile as ProfileSummary | undefined) ?? null,
+    peakRssMb: r.peakRssMb ?? null,
   };
 }
 
@@ -83,6 +87,8 @@ export interface ArmSummary {
   stalenessMax: number | null;
   /** The rounds' profiles added up. */
   profile: ProfileSummary | null;
+  /** The highest round's. */
+  peakRssMb: number | null;
 }
 
 export function armSummary(runs: readonly ArmRunFigures[]): ArmSummary {
@@ -104,6 +110,7 @@ export function armSummary(runs: readonly ArmRunFigures[]): ArmSummary {
     learnerBusy: med((x) => x.learnerBusy),
     stalenessMax: stale.length ? Math.max(...stale) : null,
     profile: mergeProfiles(runs.map((x) => x.profile)),
+    peakRssMb: runs.some((x) => x.peakRssMb !== null) ? Math.max(...runs.map((x) => x.peakRssMb ?? 0)) : null,
   };
 }
 

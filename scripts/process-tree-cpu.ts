@@ -50,18 +50,34 @@ export function treeCpuSeconds(pid: number): number | null {
   return ticks / clockTicks();
 }
 
-/** Polls `pid`'s tree every `intervalMs`; `stop()` returns the last reading (null if none was ever taken). */
-export function pollTreeCpu(pid: number, intervalMs = 500): { stop: () => number | null } {
+/** The process's peak resident memory so far (VmHWM) in MiB; null when it is gone or /proc cannot be read. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Polls `pid`'s tree every `intervalMs`; `stop()` returns the last CPU reading and the highest peak RSS of `pid`
+ * itself seen (null where none was ever taken).
+ */
+export function pollTreeCpu(pid: number, intervalMs = 500): { stop: () => { cpuSec: number | null; peakRssMb: number | null } } {
   let last: number | null = treeCpuSeconds(pid);
+  let peak: number | null = peakRssMb(pid);
   const timer = setInterval(() => {
     const now = treeCpuSeconds(pid);
     if (now !== null) last = now;
+    const rss = peakRssMb(pid);
+    if (rss !== null) peak = Math.max(peak ?? 0, rss);
   }, intervalMs);
   timer.unref();
   return {
     stop: () => {
       clearInterval(timer);
-      return last;
+      return { cpuSec: last, peakRssMb: peak };
     },
   };
 }
