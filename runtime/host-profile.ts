@@ -39,6 +39,9 @@ export function cpuByPhase(p: ProcessProfile): Record<string, number> {
   return out;
 }
 
+/** This process's cpuByPhase now, for the heartbeat. */
+export const heartbeatCpu = (): Record<string, number> => cpuByPhase(processProfile());
+
 /** "decode 41% train 30% … other 12%" of a heartbeat's cpuSec, largest first. */
 export function formatCpuShares(cpuSec: Record<string, number>): string {
   const all = cpuSec.all ?? 0;

@@ -54,3 +54,15 @@ export function sweep(r: Running, ackWaitMs: number): void {
       f.ac.abort(new HostError(`task exceeded roles.${r.env.role}.taskTimeoutMs (${limit} ms)`, { role: r.env.role, subject: msg.subject, streamSeq: msg.info.streamSequence }));
   }
 }
+
+/** Drain timeout: handlers that ignore the abort signal are abandoned, their messages nak'ed back to the queue now. Returns how many. */
+export function abandonInflight(r: Running): number {
+  let n = 0;
+  for (const [msg, { ac }] of r.inflight) {
+    r.abandoned.add(msg);
+    ac.abort(new HostError('host is draining', { role: r.env.role }));
+    msg.nak();
+    n++;
+  }
+  return n;
+}

@@ -16,9 +16,9 @@ import { takeDelivered, type Pull } from './pull.js';
 import { untilAnswered } from './jetstream-retry.js';
 import { Membership } from './membership.js';
 import { hostMemoryGate } from './host-memory-budget.js';
-import { HostProfilePublisher, cpuByPhase } from './host-profile.js';
-import { processProfile } from './work-profile.js';
-import { sweep, sweepEveryMs, type HostStats, type Running } from './host-running.js';
+import { HostProfilePublisher, heartbeatCpu } from './host-profile.js';
+import { abandonInflight, sweep, sweepEveryMs, type HostStats, type Running } from './host-running.js';
+import { delay } from './delay.js';
 import type { MemoryGate } from './memory-gate.js';
 import { decode } from './messages.js';
 import { publishOutputs } from './publish.js';
@@ -120,7 +120,7 @@ export class ActorHost {
       draining: this.draining,
       rssMb: (this.opts.readRss?.() ?? process.memoryUsage.rss()) / 2 ** 20,
       shedding: this.shedding,
-      cpuSec: cpuByPhase(processProfile()),
+      cpuSec: heartbeatCpu(),
     }));
     const membership = this.membership;
     await untilAnswered(`host ${hostId}: first heartbeat`, () => membership.start(), this.log, { signal: this.halt.signal });
@@ -284,21 +284,10 @@ export class ActorHost {
     this.draining = true;
     this.gate?.stop();
     for (const r of this.running) for (const p of r.pulls) await p.messages.close().catch(() => undefined);
-    const deadline = this.opts.config.host.drainTimeoutMs;
-    const allIdle = Promise.all(this.running.map((r) => r.slots.idle()));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([allIdle.then(() => false), new Promise<boolean>((res) => (timer = setTimeout(() => res(true), deadline)))]);
-    clearTimeout(timer);
-    if (timedOut) {
-      // Handlers that ignore the abort signal are abandoned: their work goes back to the queue now.
-      for (const r of this.running)
-        for (const [msg, { ac }] of r.inflight) {
-          r.abandoned.add(msg);
-          ac.abort(new HostError('host is draining', { role: r.env.role }));
-          msg.nak();
-          this.stats.naked++;
-        }
-    }
+    const idle = new AbortController(); // ends the drain timeout's wait once every handler is idle
+    const allIdle = Promise.all(this.running.map((r) => r.slots.idle())).then(() => (idle.abort(), 'idle' as const));
+    const timedOut = (await Promise.race([allIdle, delay('the drain', this.opts.config.host.drainTimeoutMs, idle.signal)])) === 'elapsed';
+    if (timedOut) for (const r of this.running) this.stats.naked += abandonInflight(r);
     for (const r of this.running) if (!timedOut) for (const p of r.pulls) await p.loop.catch(() => undefined);
     for (const r of this.running) await r.subscriptions?.close();
     // Held messages stay alive while the actors stop (a learner's last checkpoint acks them), the rest go back.
