@@ -1,5 +1,5 @@
-// `spade report` writes one HTML file that needs nothing else: on a finished real run (figures, curves, the
-// environment gallery with code, episodes from the run's stored streams) and on an experiment's results.json (the
+// `spade report` writes one HTML file that needs nothing else: on a finished real run (figures, curves, where the CPU
+// seconds went, the environment gallery with code, episodes from the run's stored streams) and on an experiment's results.json (the
 // arms' table, the learning curves with their bands). Each file parses in a real browser with no script error, draws
 // its charts, and references and requests no remote asset.
 import t from 'tap';
@@ -30,7 +30,7 @@ function externalRefs(html: string): string[] {
 t.test('spade report writes one self-contained HTML file of a run and of an experiment', { timeout: 200_000 }, async (t) => {
   const dir = tempDir(t, 'spade-report-');
   const runDir = join(dir, 'run');
-  const host = spawnHost(t, ['--run-dir', runDir, '--iterations', '3', ...setArgs(['loop.ablations.fixedEnvs=true', ...TINY_RUN])], { SPADE_NATS_URL: '' });
+  const host = spawnHost(t, ['--run-dir', runDir, '--iterations', '3', ...setArgs(['loop.ablations.fixedEnvs=true', 'host.profileEveryMs=500', ...TINY_RUN])], { SPADE_NATS_URL: '' });
   t.equal((await host.exited).code, 0, 'a short real run finishes');
   const accepted = readFileSync(join(runDir, 'envs', 'accepted.jsonl'), 'utf8').trim().split('\n').length;
 
@@ -52,6 +52,10 @@ t.test('spade report writes one self-contained HTML file of a run and of an expe
     if (name === 'run') {
       t.equal(Number(await p.evaluate(`document.querySelector('[data-metric="env-table"]').getAttribute('data-rows')`)), accepted, 'run: every accepted environment is in the gallery');
       t.equal(await p.evaluate(`document.querySelector('[data-metric="accepted"]').textContent`), String(accepted), 'run: the accepted figure is the run\'s');
+      const profile = String(await p.evaluate(`document.querySelector('[data-metric="profile-table"]').textContent`));
+      t.match(profile, /decode[\d.]+[\d.]+%/, 'run: where the CPU seconds went, with the agent\'s decode steps');
+      t.match(profile, /sandbox[\d.]+[\d.]+%/, 'run: and the sandbox\'s steps');
+      t.match(profile, /all \(1 host\)/, 'run: summed over the run\'s one host');
       await p.click('tr[data-env]');
       await p.waitForSelector('[data-metric="env-code"]');
       t.match(await p.evaluate(`document.querySelector('[data-metric="env-code"]').textContent`), /export default class/, 'run: an environment\'s code opens from the file');
