@@ -1,7 +1,7 @@
-// `spade report` writes one HTML file that needs nothing else: on a finished real run (figures, curves, where the CPU
-// seconds went, the environment gallery with code, episodes from the run's stored streams) and on an experiment's results.json (the
-// arms' table, the learning curves with their bands). Each file parses in a real browser with no script error, draws
-// its charts, and references and requests no remote asset.
+// `spade report` writes one HTML file that needs nothing else: on a finished real run (figures, curves, where the
+// CPU seconds went, the environment gallery with code, episodes from the run's stored streams) and on an
+// experiment's results.json (the arms' table, the learning curves with their bands). Each file parses in a real
+// browser with no script error, draws its charts, and references and requests no remote asset.
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
