@@ -38,11 +38,6 @@ export interface GradientReducer {
   load(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel>;
   /** One update with `rows` as this learner's share (`ids`: their trajectories). */
   update(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<ReducedUpdate>;
-  /**
-   * The version the learner makes its own at start, from the published one and the one its weights have (publishing
-   * it through `publish`), or null to keep its own.
-   */
-  alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null>;
   /** Publishes what goes with a version beside its weights (retried with them). */
   published(version: number): Promise<void>;
   /** Tells the others about a labeled batch this learner received (they count it toward its iteration). */
@@ -79,13 +74,6 @@ export class IdentityReducer implements GradientReducer {
     if (t === null) throw new LearnerStateError('an update before the learner loaded its model', {});
     // Trajectories that all had zero advantage: no compute, no optimizer step.
     return { stats: rows.length > 0 ? await t.update(rows, norm) : noUpdateStats(t.step) };
-  }
-
-  /** The published version, or past it when a crash rolled this learner's weights back: versions only go up. */
-  async alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null> {
-    const to = published < own ? own : published > own ? published + 1 : null;
-    if (to !== null) await publish(to);
-    return to;
   }
 
   async published(): Promise<void> {}
