@@ -23,7 +23,17 @@ export function transition<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: Le
   return { state: s, effects: out };
 }
 
+/**
+ * One event, then, in a group, a round the others are in: joined after every event, not only on `round` (that signal
+ * comes once, and a member busy then, publishing, checkpointing or still starting, would otherwise sit the round out,
+ * be dropped from it after the timeout, and find its own next round refused as one the group already committed).
+ */
 function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  handle(s, e, o, out);
+  if (o.group) joinRound(s, e.now, o, out);
+}
+
+function handle<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
   switch (e.type) {
     case 'received':
       receive(s, e.ref, e.streamSeq, e.batch, o, out);
@@ -47,15 +57,7 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds, e.members);
       return;
     case 'round':
-      // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep. A
-      // member counting work in flight before flushing joins too (the count, when it comes, is ignored): otherwise the
-      // round goes on without it after the timeout, and its next round is refused as one the group already committed.
-      if (o.group && (s.phase === 'idle' || s.phase === 'counting') && !s.stopping) {
-        s.phase = 'idle';
-        const items = s.buffer.splice(0);
-        if (items.length > 0) take(s, items, e.now, o, out);
-        else startUpdate(s, items, e.now, o, out);
-      }
+      s.groupRound = Math.max(s.groupRound, e.round); // joined in step()
       return;
     case 'peerBatch':
       if (e.iteration > s.trainedThrough) s.iterationBatches.set(e.iteration, (s.iterationBatches.get(e.iteration) ?? new Set<string>()).add(e.batchId));
@@ -76,7 +78,7 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       // this member keeps its own (the group's next round brings it along). Anywhere else a taken version is a failure:
       // a lone learner holds the learner lock, and only a round's first member publishes.
       if (s.phase === 'aligning' && o.group) return align(s, null, e.now, o, out);
-      return step(s, { type: 'failed', error: e.error, now: e.now }, o, out);
+      return handle(s, { type: 'failed', error: e.error, now: e.now }, o, out);
     case 'checkpointed':
       if (s.phase !== 'checkpointing') return;
       for (const id of s.unsaved) s.final.add(id);
@@ -99,6 +101,20 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
     case 'crash':
       return crash(s, out);
   }
+}
+
+/**
+ * The others are in a round this member has not applied: it joins with everything buffered (maybe nothing), so the
+ * group stays in lockstep. A member counting work in flight before flushing joins too (the count, when it comes, is
+ * ignored): otherwise the round goes on without it after the timeout, and its next round is refused as one the group
+ * already committed. In a group every update is a round, so `updates` is the rounds this member applied.
+ */
+function joinRound<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  if (!s.started || s.stopping || s.groupRound <= s.stats.updates || (s.phase !== 'idle' && s.phase !== 'counting')) return;
+  s.phase = 'idle';
+  const items = s.buffer.splice(0);
+  if (items.length > 0) take(s, items, now, o, out);
+  else startUpdate(s, items, now, o, out);
 }
 
 function receive<R>(s: LearnerLogicState<R>, ref: R, streamSeq: number, batch: BatchIn, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {

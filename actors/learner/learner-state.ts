@@ -41,8 +41,11 @@ export type LearnerEvent<R> = At & (
    * round's members in host order (absent for a lone learner, which always uploads).
    */
   | { type: 'trained'; stats: UpdateStats; groupIds?: string[]; members?: string[] }
-  /** The group started a round this member has not: take part now, with what is buffered. */
-  | { type: 'round' }
+  /**
+   * The group started `round`, the newest round this member may take part in: once started and idle (or counting work
+   * in flight), a member that has not applied it takes part, with what is buffered.
+   */
+  | { type: 'round'; round: number }
   /** Another group member received a labeled batch (counts toward the iteration's completeness). */
   | { type: 'peerBatch'; iteration: number; batchId: string }
   | { type: 'published'; version: number }
@@ -89,6 +92,8 @@ export interface LearnerLogicState<R> {
   stopping: boolean;
   /** The `start` event came (it is taken once). */
   started: boolean;
+  /** In a group: the newest round the others started that this member may take part in (`round`). */
+  groupRound: number;
   finalTrained: boolean;
   stats: LearnerStats;
   buffer: Buffered[];
@@ -109,7 +114,7 @@ export interface LearnerLogicState<R> {
 /** The state of a learner that resumed at `stats` with `final` ids from its accounting log. */
 export function initialLearnerState<R>(stats: LearnerStats, final: Iterable<string>, now: number): LearnerLogicState<R> {
   return {
-    phase: 'idle', stopping: false, started: false, finalTrained: false, stats, buffer: [], inBuffer: new Set(), iterationBatches: new Map(), trainedThrough: -1,
+    phase: 'idle', stopping: false, started: false, groupRound: 0, finalTrained: false, stats, buffer: [], inBuffer: new Set(), iterationBatches: new Map(), trainedThrough: -1,
     pending: [], final: new Set(final), unsaved: new Set(), lastArrival: now, checkpointedAt: stats.updates, update: null,
   };
 }

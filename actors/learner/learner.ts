@@ -83,24 +83,13 @@ export class Learner extends EventEmitter {
       failed: (error) => ({ type: 'failed', error }),
       settled: (e) => {
         if (e.type === 'received') this.emit('received', this.state.buffer.length);
-        if (e.type !== 'round') this.joinPendingRound();
       },
     });
+    // Whether and when to join the others' round is the logic's (it joins once idle); this only tells it of one.
     this.unlisten = reducer.listen({
-      round: () => void this.dispatch({ type: 'round' }).catch(() => undefined),
+      round: (round) => void this.dispatch({ type: 'round', round }).catch(() => undefined),
       peerBatch: (iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined),
     });
-  }
-
-  /**
-   * A learner that is idle while the others are in a round it has not applied joins it. Checked after every event,
-   * not only when the group's first contribution arrives: that signal comes once, and a member busy then (publishing,
-   * checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped from it
-   * after the timeout, and find its own next round refused as one the group already committed.
-   */
-  private joinPendingRound(): void {
-    if (this.state.phase !== 'idle' || this.state.stopping || !this.reducer.roundPending()) return;
-    void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
@@ -129,7 +118,6 @@ export class Learner extends EventEmitter {
       // Sent right after the constructor (an idle driver handles it at once): it comes before any of the others' events.
       await l.start(published);
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.batching.eta}`);
-      l.joinPendingRound(); // a round that began while this learner was loading
       return l;
     } catch (err) {
       // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
@@ -143,6 +131,9 @@ export class Learner extends EventEmitter {
   private start(published: number): Promise<void> {
     const started = new Promise<void>((resolve, reject) => (this.starting = { resolve, reject }));
     void this.dispatch({ type: 'start', published }).catch(() => undefined);
+    // A round that began while this learner was loading (the listener hears only the rounds that begin from now on).
+    const round = this.reducer.openRound();
+    if (round > 0) void this.dispatch({ type: 'round', round }).catch(() => undefined);
     return started;
   }
 

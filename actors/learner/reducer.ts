@@ -23,9 +23,9 @@ export interface ReducedUpdate {
   groupIds?: string[];
 }
 
-/** What a learner hears from the others: a round it has not applied begins, another received a labeled batch. */
+/** What a learner hears from the others: they began a round it may take part in, another received a labeled batch. */
 export interface PeerEvents {
-  round(): void;
+  round(round: number): void;
   peerBatch(iteration: number, batchId: string): void;
 }
 
@@ -44,8 +44,8 @@ export interface GradientReducer {
   announceBatch(iteration: number, batchId: string): void;
   /** Calls `on` for what the others do; returns the call that stops it. */
   listen(on: PeerEvents): () => void;
-  /** Whether the others are in a round this learner has not applied and may take part in. */
-  roundPending(): boolean;
+  /** The newest round the others began that this learner may take part in (0: none). */
+  openRound(): number;
   /** What it knows of the others, for diagnostics (a stuck group says whom it waits for). */
   status(): Record<string, unknown>;
   /** Before the learner stops: the others stop counting on this host (a standby stops waiting). */
@@ -84,8 +84,8 @@ export class IdentityReducer implements GradientReducer {
     return () => undefined;
   }
 
-  roundPending(): boolean {
-    return false;
+  openRound(): number {
+    return 0;
   }
 
   status(): Record<string, unknown> {

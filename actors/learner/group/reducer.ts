@@ -55,15 +55,19 @@ export class GroupReducer implements GradientReducer {
     this.group.announceBatch(iteration, batchId);
   }
 
-  /** Idle or busy with its own checkpoint, a member joins the others' round as soon as it can. */
+  /** A round the others began (one this member may take part in): its logic joins it as soon as it can. */
   listen(on: PeerEvents): () => void {
-    const offs = [this.group.onRound(() => on.round()), this.group.onBatch((iteration, batchId) => on.peerBatch(iteration, batchId))];
+    const offs = [this.group.onRound(() => {
+      const round = this.openRound();
+      if (round > 0) on.round(round);
+    }), this.group.onBatch((iteration, batchId) => on.peerBatch(iteration, batchId))];
     return () => offs.forEach((off) => off());
   }
 
-  roundPending(): boolean {
+  /** Not a round it pushed to before a restart (joinsFrom): it may have been committed with that contribution. */
+  openRound(): number {
     const newest = this.group.newestRound;
-    return this.trainer !== null && newest > this.trainer.round && newest >= this.group.joinsFrom;
+    return this.trainer !== null && newest >= this.group.joinsFrom ? newest : 0;
   }
 
   status(): Record<string, unknown> {
