@@ -23,7 +23,17 @@ export function transition<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: Le
   return { state: s, effects: out };
 }
 
+/**
+ * One event, then, in a group, a round the others are in: joined after every event, not only on `round` (that signal
+ * comes once, and a member busy then, publishing, checkpointing or still starting, would otherwise sit the round out,
+ * be dropped from it after the timeout, and find its own next round refused as one the group already committed).
+ */
 function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  handle(s, e, o, out);
+  if (o.group) joinRound(s, e.now, o, out);
+}
+
+function handle<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
   switch (e.type) {
     case 'received':
       receive(s, e.ref, e.streamSeq, e.batch, o, out);
@@ -47,15 +57,7 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       if (s.phase === 'training') trained(s, e.stats, e.now, o, out, e.groupIds, e.members);
       return;
     case 'round':
-      // The others are in a round: join with everything buffered (maybe nothing), so the group stays in lockstep. A
-      // member counting work in flight before flushing joins too (the count, when it comes, is ignored): otherwise the
-      // round goes on without it after the timeout, and its next round is refused as one the group already committed.
-      if (o.group && (s.phase === 'idle' || s.phase === 'counting') && !s.stopping) {
-        s.phase = 'idle';
-        const items = s.buffer.splice(0);
-        if (items.length > 0) take(s, items, e.now, o, out);
-        else startUpdate(s, items, e.now, o, out);
-      }
+      s.groupRound = Math.max(s.groupRound, e.round); // joined in step()
       return;
     case 'peerBatch':
       if (e.iteration > s.trainedThrough) s.iterationBatches.set(e.iteration, (s.iterationBatches.get(e.iteration) ?? new Set<string>()).add(e.batchId));
@@ -64,11 +66,19 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
     case 'published':
       published(s, e.version);
       if (s.phase === 'publishing') afterPublish(s, e.now, o, out);
+      else if (s.phase === 'aligning') align(s, null, e.now, o, out);
       return;
-    case 'aligned':
+    case 'start':
       // Only at start: once this process published a version, its own updates move it.
-      if (s.phase === 'idle' && s.stats.published.length === 0) published(s, e.version);
-      return;
+      if (s.phase !== 'idle' || s.started || s.stats.published.length > 0) return;
+      s.started = true;
+      return align(s, alignTo(e.published, s.stats.version, o), e.now, o, out);
+    case 'publishTaken':
+      // A group member aligning behind a version another member published first: that version is the group's, and
+      // this member keeps its own (the group's next round brings it along). Anywhere else a taken version is a failure:
+      // a lone learner holds the learner lock, and only a round's first member publishes.
+      if (s.phase === 'aligning' && o.group) return align(s, null, e.now, o, out);
+      return handle(s, { type: 'failed', error: e.error, now: e.now }, o, out);
     case 'checkpointed':
       if (s.phase !== 'checkpointing') return;
       for (const id of s.unsaved) s.final.add(id);
@@ -84,11 +94,27 @@ function step<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicOpt
       return;
     case 'failed':
       s.stats.error = e.error.message;
+      // A failure to align fails the start, which reports it: there was no update.
+      if (s.phase === 'aligning') return crash(s, out, e.error);
       out.push({ type: 'log', line: `learner: update failed, stopping without checkpoint (restart the learner to resume): ${e.error.stack ?? String(e.error)}` });
       return crash(s, out, e.error);
     case 'crash':
       return crash(s, out);
   }
+}
+
+/**
+ * The others are in a round this member has not applied: it joins with everything buffered (maybe nothing), so the
+ * group stays in lockstep. A member counting work in flight before flushing joins too (the count, when it comes, is
+ * ignored): otherwise the round goes on without it after the timeout, and its next round is refused as one the group
+ * already committed. In a group every update is a round, so `updates` is the rounds this member applied.
+ */
+function joinRound<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  if (!s.started || s.stopping || s.groupRound <= s.stats.updates || (s.phase !== 'idle' && s.phase !== 'counting')) return;
+  s.phase = 'idle';
+  const items = s.buffer.splice(0);
+  if (items.length > 0) take(s, items, now, o, out);
+  else startUpdate(s, items, now, o, out);
 }
 
 function receive<R>(s: LearnerLogicState<R>, ref: R, streamSeq: number, batch: BatchIn, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
@@ -239,6 +265,29 @@ function trained<R>(s: LearnerLogicState<R>, u: UpdateStats, now: number, o: Lea
  */
 function uploads(members: string[] | undefined, o: LearnerLogicOptions): boolean {
   return members === undefined || members[0] === o.hostId;
+}
+
+/**
+ * The version a learner starts at, when it must publish one: past the published version when that is ahead of its
+ * weights' (versions only go up, so a lone learner whose checkpoint a crash rolled back goes past it; a group member
+ * keeps its own, the group's next round brings it along), or its own when the published one is behind it (a crash
+ * lost the uploads past it). Null: it starts at its own version without publishing.
+ */
+function alignTo(published: number, own: number, o: LearnerLogicOptions): number | null {
+  if (published < own) return own;
+  if (published > own && !o.group) return published + 1;
+  return null;
+}
+
+/** Publishes `to` first (phase aligning) when there is one, else the learner is started; a stop waiting for it goes on. */
+function align<R>(s: LearnerLogicState<R>, to: number | null, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
+  if (to !== null) {
+    s.phase = 'aligning';
+    return void out.push({ type: 'publish', version: to });
+  }
+  s.phase = 'idle';
+  out.push({ type: 'started' });
+  if (s.stopping) continueStop(s, now, o, out);
 }
 
 function published<R>(s: LearnerLogicState<R>, version: number): void {

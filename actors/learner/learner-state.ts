@@ -41,16 +41,21 @@ export type LearnerEvent<R> = At & (
    * round's members in host order (absent for a lone learner, which always uploads).
    */
   | { type: 'trained'; stats: UpdateStats; groupIds?: string[]; members?: string[] }
-  /** The group started a round this member has not: take part now, with what is buffered. */
-  | { type: 'round' }
+  /**
+   * The group started `round`, the newest round this member may take part in: once started and idle (or counting work
+   * in flight), a member that has not applied it takes part, with what is buffered.
+   */
+  | { type: 'round'; round: number }
   /** Another group member received a labeled batch (counts toward the iteration's completeness). */
   | { type: 'peerBatch'; iteration: number; batchId: string }
   | { type: 'published'; version: number }
+  /** Another learner published `version` first (weight sync refused it as stale). */
+  | { type: 'publishTaken'; version: number; error: Error }
   /**
-   * At start, the version the learner made its own (the reducer published it: past a version a crash rolled back, or
-   * the first one): staleness is counted from it.
+   * The learner starts: `published` is the cluster's version (or one handed to this process's samplers whose upload
+   * never completed). The logic chooses the version it starts at (publishing it, or keeping its own) and says `started`.
    */
-  | { type: 'aligned'; version: number }
+  | { type: 'start'; published: number }
   | { type: 'checkpointed' }
   | { type: 'failed'; error: Error }
   | { type: 'stop' }
@@ -70,18 +75,25 @@ export type LearnerEffect<R> =
    */
   | { type: 'train'; rows: Row[]; norm: Record<Role, number>; ids: string[] }
   | { type: 'publish'; version: number }
+  /** The learner is at the version it starts from (after `start`): it may be told of the others' rounds. */
+  | { type: 'started' }
   | { type: 'checkpoint'; state: LearnerState }
   | { type: 'metrics'; stats: LearnerStats; report: UpdateReport }
   | { type: 'updated'; report: UpdateReport }
   | { type: 'stopped' }
   | { type: 'crashed'; error?: Error };
 
-export type LearnerPhase = 'idle' | 'counting' | 'training' | 'publishing' | 'checkpointing' | 'stopped' | 'crashed';
+/** `aligning`: publishing the version it starts at (after `start`). */
+export type LearnerPhase = 'idle' | 'aligning' | 'counting' | 'training' | 'publishing' | 'checkpointing' | 'stopped' | 'crashed';
 
 export interface LearnerLogicState<R> {
   phase: LearnerPhase;
   /** The host drains: finish the update in progress, train what is buffered (trainOnStop), checkpoint, release the rest. */
   stopping: boolean;
+  /** The `start` event came (it is taken once). */
+  started: boolean;
+  /** In a group: the newest round the others started that this member may take part in (`round`). */
+  groupRound: number;
   finalTrained: boolean;
   stats: LearnerStats;
   buffer: Buffered[];
@@ -102,7 +114,7 @@ export interface LearnerLogicState<R> {
 /** The state of a learner that resumed at `stats` with `final` ids from its accounting log. */
 export function initialLearnerState<R>(stats: LearnerStats, final: Iterable<string>, now: number): LearnerLogicState<R> {
   return {
-    phase: 'idle', stopping: false, finalTrained: false, stats, buffer: [], inBuffer: new Set(), iterationBatches: new Map(), trainedThrough: -1,
+    phase: 'idle', stopping: false, started: false, groupRound: 0, finalTrained: false, stats, buffer: [], inBuffer: new Set(), iterationBatches: new Map(), trainedThrough: -1,
     pending: [], final: new Set(final), unsaved: new Set(), lastArrival: now, checkpointedAt: stats.updates, update: null,
   };
 }

@@ -5,7 +5,7 @@
 // the long ones off the mailbox (train, publish, checkpoint, counting work in flight), whose results come back as
 // events. It has no consume loop, no dead-lettering and no in-progress acks: the host does those.
 import { EventEmitter } from 'node:events';
-import { WeightPublisher } from '../../weight-sync/index.js';
+import { WeightPublisher, isStaleVersionError } from '../../weight-sync/index.js';
 import { parameterShapes, type ResolvedDecoderConfig, type HfTokenizer, type Tokenizer } from '../../model/index.js';
 import type { HeldMessage } from '../../runtime/actor.js';
 import type { Connection } from '../../runtime/connection.js';
@@ -56,6 +56,8 @@ export class Learner extends EventEmitter {
   private readonly done = new Promise<void>((r) => (this.finish = r));
   private readonly log: (line: string) => void;
   private readonly unlisten: () => void;
+  /** While start() waits for the logic's `started`: a crash before it fails the start instead of the supervisor's onFailure. */
+  private starting: { resolve: () => void; reject: (err: Error) => void } | null = null;
 
   private constructor(
     readonly options: ResolvedLearnerOptions,
@@ -81,24 +83,13 @@ export class Learner extends EventEmitter {
       failed: (error) => ({ type: 'failed', error }),
       settled: (e) => {
         if (e.type === 'received') this.emit('received', this.state.buffer.length);
-        if (e.type !== 'round') this.joinPendingRound();
       },
     });
+    // Whether and when to join the others' round is the logic's (it joins once idle); this only tells it of one.
     this.unlisten = reducer.listen({
-      round: () => void this.dispatch({ type: 'round' }).catch(() => undefined),
+      round: (round) => void this.dispatch({ type: 'round', round }).catch(() => undefined),
       peerBatch: (iteration, batchId) => void this.dispatch({ type: 'peerBatch', iteration, batchId }).catch(() => undefined),
     });
-  }
-
-  /**
-   * A learner that is idle while the others are in a round it has not applied joins it. Checked after every event,
-   * not only when the group's first contribution arrives: that signal comes once, and a member busy then (publishing,
-   * checkpointing, counting work in flight) or still starting would otherwise sit the round out, be dropped from it
-   * after the timeout, and find its own next round refused as one the group already committed.
-   */
-  private joinPendingRound(): void {
-    if (this.state.phase !== 'idle' || this.state.stopping || !this.reducer.roundPending()) return;
-    void this.dispatch({ type: 'round' }).catch(() => undefined);
   }
 
   /** Loads (resume, base checkpoint or fresh), opens the accounting log, and aligns the published version. */
@@ -121,10 +112,12 @@ export class Learner extends EventEmitter {
         stalenessHistogram: (m.state.stalenessHistogram ?? []).map((n) => n ?? 0),
         duplicates: 0, computeMs: 0, startedAt: Date.now(), published: [],
       };
+      // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
+      const published = await publisher.currentVersion();
       const l = new Learner(o, deps, reducer, m.config, m.trainer, m.tokenizer, m.hfConfig, accounting, publisher, stats);
-      await l.alignVersion();
+      // Sent right after the constructor (an idle driver handles it at once): it comes before any of the others' events.
+      await l.start(published);
       l.log(`learner: ${m.origin} at update ${stats.updates}, policy version ${stats.version}, eta ${o.batching.eta}`);
-      l.joinPendingRound(); // a round that began while this learner was loading
       return l;
     } catch (err) {
       // Do not leave the trainer thread behind: it would keep the process alive after a failed start.
@@ -134,11 +127,14 @@ export class Learner extends EventEmitter {
     }
   }
 
-  /** Makes the published version the learner's: first publish, or past versions a crash rolled back. */
-  private async alignVersion(): Promise<void> {
-    // The published version, or one handed to this process's samplers whose upload never completed (weight-sync/live.ts).
-    const to = await this.reducer.alignVersion(await this.publisher.currentVersion(), this.stats.version, (v) => this.publish(v));
-    if (to !== null) await this.dispatch({ type: 'aligned', version: to });
+  /** The logic chooses the version it starts at from the published one (publishing it, or keeping its own). */
+  private start(published: number): Promise<void> {
+    const started = new Promise<void>((resolve, reject) => (this.starting = { resolve, reject }));
+    void this.dispatch({ type: 'start', published }).catch(() => undefined);
+    // A round that began while this learner was loading (the listener hears only the rounds that begin from now on).
+    const round = this.reducer.openRound();
+    if (round > 0) void this.dispatch({ type: 'round', round }).catch(() => undefined);
+    return started;
   }
 
   get stats(): LearnerStats {
@@ -209,7 +205,20 @@ export class Learner extends EventEmitter {
           return { type: 'trained', stats: u.stats, groupIds: u.groupIds, members: u.stats.group?.members };
         });
       case 'publish':
-        return this.driver.later(async () => (await this.publish(f.version), { type: 'published', version: f.version }));
+        return this.driver.later(async () => {
+          try {
+            await this.publish(f.version);
+            return { type: 'published', version: f.version };
+          } catch (err) {
+            // Whether another learner publishing it first is a failure is the logic's to say.
+            if (isStaleVersionError(err)) return { type: 'publishTaken', version: f.version, error: err };
+            throw err;
+          }
+        });
+      case 'started':
+        this.starting?.resolve();
+        this.starting = null;
+        return;
       case 'checkpoint': return this.driver.later(async () => (await this.checkpoint(f.state), { type: 'checkpointed' }));
       case 'metrics':
         return publishLearnerMetrics(this.deps.conn, this.deps.hostId, f.stats, f.report).catch((err: Error) => this.log(`learner: metrics not published: ${err.message}`));
@@ -219,15 +228,25 @@ export class Learner extends EventEmitter {
         return;
       case 'stopped':
         await this.close();
+        this.failStart(new LearnerStateError('the learner stopped while starting', {}));
         this.emit('stopped');
         return this.finish();
-      case 'crashed':
+      case 'crashed': {
         await this.close();
         this.finish();
-        if (f.error) this.deps.onFailure?.(f.error);
+        const starting = this.starting !== null;
+        this.failStart(f.error ?? new LearnerStateError('the learner crashed while starting', {}));
+        if (f.error && !starting) this.deps.onFailure?.(f.error);
         this.emit('crashed');
         return;
+      }
     }
+  }
+
+  /** A start that ends before the logic's `started` fails with `err` (create() rejects with it). */
+  private failStart(err: Error): void {
+    this.starting?.reject(err);
+    this.starting = null;
   }
 
   private publish(version: number): Promise<void> {

@@ -23,9 +23,9 @@ export interface ReducedUpdate {
   groupIds?: string[];
 }
 
-/** What a learner hears from the others: a round it has not applied begins, another received a labeled batch. */
+/** What a learner hears from the others: they began a round it may take part in, another received a labeled batch. */
 export interface PeerEvents {
-  round(): void;
+  round(round: number): void;
   peerBatch(iteration: number, batchId: string): void;
 }
 
@@ -38,19 +38,14 @@ export interface GradientReducer {
   load(stateDir: string, o: ResolvedLearnerOptions, threads: number): Promise<LoadedLearnerModel>;
   /** One update with `rows` as this learner's share (`ids`: their trajectories). */
   update(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<ReducedUpdate>;
-  /**
-   * The version the learner makes its own at start, from the published one and the one its weights have (publishing
-   * it through `publish`), or null to keep its own.
-   */
-  alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null>;
   /** Publishes what goes with a version beside its weights (retried with them). */
   published(version: number): Promise<void>;
   /** Tells the others about a labeled batch this learner received (they count it toward its iteration). */
   announceBatch(iteration: number, batchId: string): void;
   /** Calls `on` for what the others do; returns the call that stops it. */
   listen(on: PeerEvents): () => void;
-  /** Whether the others are in a round this learner has not applied and may take part in. */
-  roundPending(): boolean;
+  /** The newest round the others began that this learner may take part in (0: none). */
+  openRound(): number;
   /** What it knows of the others, for diagnostics (a stuck group says whom it waits for). */
   status(): Record<string, unknown>;
   /** Before the learner stops: the others stop counting on this host (a standby stops waiting). */
@@ -81,13 +76,6 @@ export class IdentityReducer implements GradientReducer {
     return { stats: rows.length > 0 ? await t.update(rows, norm) : noUpdateStats(t.step) };
   }
 
-  /** The published version, or past it when a crash rolled this learner's weights back: versions only go up. */
-  async alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null> {
-    const to = published < own ? own : published > own ? published + 1 : null;
-    if (to !== null) await publish(to);
-    return to;
-  }
-
   async published(): Promise<void> {}
 
   announceBatch(): void {}
@@ -96,8 +84,8 @@ export class IdentityReducer implements GradientReducer {
     return () => undefined;
   }
 
-  roundPending(): boolean {
-    return false;
+  openRound(): number {
+    return 0;
   }
 
   status(): Record<string, unknown> {

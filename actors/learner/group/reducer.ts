@@ -3,7 +3,6 @@
 // group round (trainer.ts, over the all-reduce in reduce.ts), and only the round's first member (in host order)
 // uploads the version, with the optimizer state a joining member starts from (state.ts).
 import type { Connection } from '../../../runtime/connection.js';
-import { isStaleVersionError } from '../../../weight-sync/index.js';
 import { LearnerStateError } from '../errors.js';
 import { loadLearnerModel, type LoadedLearnerModel } from '../learner-model.js';
 import type { ResolvedLearnerOptions } from '../options.js';
@@ -16,9 +15,8 @@ import type { GroupTrainer } from './trainer.js';
 
 export class GroupReducer implements GradientReducer {
   readonly lockstep = true;
-  /** The trainer of the learner load() loaded, and the members of its last round (the first one uploads). */
+  /** The trainer of the learner load() loaded. */
   private trainer: GroupTrainer | null = null;
-  private members: string[] = [];
 
   /** `group`: this host's membership, kept across restarts of its learner. */
   constructor(private readonly conn: Connection, readonly group: GroupReduce, private readonly log?: (line: string) => void) {}
@@ -39,31 +37,13 @@ export class GroupReducer implements GradientReducer {
     // The trainer goes where a lone learner's would (host.ownThread): the gradients come back from it between
     // backward and step, and the group's sum goes back to it.
     const m = await loadLearnerModel(stateDir, o, threads);
-    this.members = [];
     this.trainer = await joinGroup(this.conn, this.group, m, this.log);
     return m;
   }
 
   async update(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<ReducedUpdate> {
     const stats = await this.bound().update(rows, norm, ids);
-    this.members = stats.group.members;
     return { stats, groupIds: stats.group.ids };
-  }
-
-  /** Only behind the group: a version it published past this member's is the group's, whose next round brings it along. */
-  async alignVersion(published: number, own: number, publish: (version: number) => Promise<void>): Promise<number | null> {
-    if (published >= own) return null;
-    try {
-      await publish(own);
-      return own;
-    } catch (err) {
-      if (isStaleVersionError(err)) return null; // another member published it first
-      throw err;
-    }
-  }
-
-  uploads(): boolean {
-    return this.members[0] === this.group.options.hostId;
   }
 
   async published(version: number): Promise<void> {
@@ -75,15 +55,19 @@ export class GroupReducer implements GradientReducer {
     this.group.announceBatch(iteration, batchId);
   }
 
-  /** Idle or busy with its own checkpoint, a member joins the others' round as soon as it can. */
+  /** A round the others began (one this member may take part in): its logic joins it as soon as it can. */
   listen(on: PeerEvents): () => void {
-    const offs = [this.group.onRound(() => on.round()), this.group.onBatch((iteration, batchId) => on.peerBatch(iteration, batchId))];
+    const offs = [this.group.onRound(() => {
+      const round = this.openRound();
+      if (round > 0) on.round(round);
+    }), this.group.onBatch((iteration, batchId) => on.peerBatch(iteration, batchId))];
     return () => offs.forEach((off) => off());
   }
 
-  roundPending(): boolean {
+  /** Not a round it pushed to before a restart (joinsFrom): it may have been committed with that contribution. */
+  openRound(): number {
     const newest = this.group.newestRound;
-    return this.trainer !== null && newest > this.trainer.round && newest >= this.group.joinsFrom;
+    return this.trainer !== null && newest >= this.group.joinsFrom ? newest : 0;
   }
 
   status(): Record<string, unknown> {

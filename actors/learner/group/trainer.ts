@@ -8,6 +8,7 @@ import { noUpdateStats, type UpdateStats } from '../policy-trainer.js';
 import { ROLES, roleTokens, type Role, type Row } from '../rows.js';
 import type { TrainerHandle } from '../trainer-thread.js';
 import type { GroupReduce } from './reduce.js';
+import { LearnerStateError } from '../errors.js';
 import { GroupDivergedError, GroupOutOfSyncError } from './errors.js';
 
 /** What one group round did, beside the member's own update statistics. */
@@ -40,9 +41,12 @@ const decodeJson = <T>(b: Uint8Array): T => JSON.parse(new TextDecoder().decode(
 /**
  * A learner's trainer, on whichever thread it runs (trainer-thread.ts), whose every update is a group round: the
  * trainer computes each epoch's gradients and applies the group's sum; this side exchanges them over the bus.
+ * Rounds are one at a time, and it keeps no queue for them: the learner's logic emits one `train` at a time (its
+ * `training` phase), performed on the logic driver (runtime/logic-driver.ts); a round asked for while one runs is refused.
  */
 export class GroupTrainer {
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The round in progress, if any. */
+  private running: number | null = null;
 
   private constructor(readonly trainer: TrainerHandle, readonly group: GroupReduce, private round_: number, private hash: string) {}
 
@@ -61,10 +65,15 @@ export class GroupTrainer {
   }
 
   /** One group round with `rows` as this member's share (none: an empty contribution). `ids` default to the rows'. */
-  update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
-    const run = this.queue.then(() => this.round1(rows, norm, ids ?? [...new Set(rows.map((r) => r.trajId))]));
-    this.queue = run.catch(() => undefined);
-    return run;
+  async update(rows: readonly Row[], norm: Record<Role, number> = roleTokens(rows), ids?: string[]): Promise<GroupUpdateStats> {
+    const hostId = this.group.options.hostId;
+    if (this.running !== null) throw new LearnerStateError(`${hostId}: a group round was asked for while round ${this.running} runs: rounds are one at a time`, { round: this.running });
+    this.running = this.round_ + 1;
+    try {
+      return await this.round1(rows, norm, ids ?? [...new Set(rows.map((r) => r.trajId))]);
+    } finally {
+      this.running = null;
+    }
   }
 
   private async round1(rows: readonly Row[], norm: Record<Role, number>, ids: string[]): Promise<GroupUpdateStats> {

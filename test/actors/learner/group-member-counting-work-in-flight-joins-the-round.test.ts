@@ -11,10 +11,11 @@ const types = (fx: LearnerEffect<string>[]) => fx.map((f) => f.type);
 
 t.test('a member counting work in flight joins the round', async (t) => {
   const s: LearnerLogicState<string> = initialLearnerState(freshStats(), [], 0);
+  t.same(types(transition(s, { type: 'start', published: 0, now: 0 }, o).effects), ['started']);
   const batch = { batchId: 'b0', iteration: 0, trajectories: [traj('b0-x', [50, 51], 1, 0), traj('b0-y', [52, 53], -1, 0)] };
   transition(s, { type: 'received', ref: 'm0', streamSeq: 1, batch, now: 0 }, o);
   t.same(types(transition(s, { type: 'tick', now: 150 }, o).effects), ['countWorkInFlight'], 'quiet: it asks the pipeline');
-  const fx = transition(s, { type: 'round', now: 160 }, o).effects;
+  const fx = transition(s, { type: 'round', round: 1, now: 160 }, o).effects;
   t.same(types(fx), ['train'], 'a round of the others starts its update at once');
   t.same((fx[0] as { ids: string[] }).ids, ['b0-x', 'b0-y'], 'with what it holds');
   t.same(transition(s, { type: 'workInFlight', count: 0, now: 170 }, o).effects, [], 'the late count changes nothing');

@@ -1,6 +1,5 @@
-// The learner logic takes the version it starts at from an `aligned` event (the driver's reducer published it: past
-// a version a crash rolled back), not from the driver writing its state: staleness is counted from it, and once this
-// process has published, a late `aligned` changes nothing. Fed events with no server and no clock.
+// The learner logic chooses the version it starts at (`start` with the published version) and publishes it; once that
+// is `published`, staleness is counted from it, and a late `start` changes nothing. Fed events with no server and no clock.
 import t from 'tap';
 import { initialLearnerState, transition, type LearnerLogicState } from '../../../actors/learner/learner-logic.js';
 import { TRAINED, effectKinds as kinds, freshStats, logicOptions, traj } from './tiny.js';
@@ -8,9 +7,10 @@ import { TRAINED, effectKinds as kinds, freshStats, logicOptions, traj } from '.
 const o = logicOptions({ eta: 2 });
 
 t.test('staleness counts from the aligned version', async (t) => {
-  // The checkpoint says version 1; the cluster had published up to 4 before the crash: the reducer published 5.
+  // The checkpoint says version 1; the cluster had published up to 4 before the crash: the learner publishes 5.
   const s: LearnerLogicState<string> = initialLearnerState(freshStats(1), [], 0);
-  t.same(transition(s, { type: 'aligned', version: 5, now: 0 }, o).effects, [], 'no effect: the reducer already published it');
+  t.same(transition(s, { type: 'start', published: 4, now: 0 }, o).effects, [{ type: 'publish', version: 5 }], 'it publishes past the published version');
+  t.same(transition(s, { type: 'published', version: 5, now: 0 }, o).effects, [{ type: 'started' }], 'then it is started');
   t.equal(s.stats.version, 5, 'the learner is at the aligned version');
   t.same(s.stats.published, [5], 'and counts it as published by this process');
 
@@ -23,7 +23,7 @@ t.test('staleness counts from the aligned version', async (t) => {
   transition(s, { type: 'published', version: 6, now: 3 }, o);
   transition(s, { type: 'checkpointed', now: 4 }, o);
   t.equal(s.stats.version, 6, 'its own update moved it on');
-  transition(s, { type: 'aligned', version: 2, now: 5 }, o);
-  t.equal(s.stats.version, 6, 'a late aligned event does not move it back');
+  t.same(transition(s, { type: 'start', published: 9, now: 5 }, o).effects, [], 'a late start does nothing');
+  t.equal(s.stats.version, 6, 'and does not move it');
   t.same(s.stats.published, [5, 6]);
 });
