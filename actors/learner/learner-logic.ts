@@ -4,12 +4,10 @@
 // write drops and updates to the accounting log, train, publish weights, checkpoint, wait). The driver (learner.ts)
 // performs the effects in order and feeds their results back as events. A message is acked only once every
 // trajectory in it is final: applied in a checkpointed update, or dropped with the drop on disk.
-import type { DropReason } from './accounting.js';
-import { isSampleShapeError } from './errors.js';
-import type { BatchIn, LearnerEffect, LearnerEvent, LearnerLogicOptions, LearnerLogicState } from './learner-state.js';
+import { ackFinal, drop, receive } from './learner-admission.js';
+import type { LearnerEffect, LearnerEvent, LearnerLogicOptions, LearnerLogicState } from './learner-state.js';
 import { selectMinibatch, type Buffered } from './minibatch.js';
 import type { UpdateStats } from './policy-trainer.js';
-import { admitted, minVersion, rowTokens, trajectoryRows, type Row } from './rows.js';
 
 export * from './learner-state.js';
 
@@ -115,63 +113,6 @@ function joinRound<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptio
   const items = s.buffer.splice(0);
   if (items.length > 0) take(s, items, now, o, out);
   else startUpdate(s, items, now, o, out);
-}
-
-function receive<R>(s: LearnerLogicState<R>, ref: R, streamSeq: number, batch: BatchIn, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
-  const seen = s.iterationBatches.get(batch.iteration) ?? new Set<string>();
-  s.iterationBatches.set(batch.iteration, seen.add(batch.batchId));
-  const stale: string[] = [], invalid: string[] = [];
-  for (const traj of batch.trajectories) {
-    const id = traj.trajId;
-    if (s.final.has(id) || s.unsaved.has(id) || s.inBuffer.has(id)) {
-      s.stats.duplicates++;
-      continue;
-    }
-    if (!admitted(s.stats.version, o.eta, traj)) {
-      stale.push(id);
-      continue;
-    }
-    let rows: Row[];
-    try {
-      rows = trajectoryRows(traj, o.model);
-    } catch (err) {
-      if (!isSampleShapeError(err)) throw err;
-      out.push({ type: 'log', line: `learner: dropping ${err.message}` });
-      invalid.push(id);
-      continue;
-    }
-    if (rows.length === 0) invalid.push(id);
-    else {
-      s.buffer.push({
-        trajId: id, role: traj.role, rows, tokens: rows.reduce((n, r) => n + rowTokens(r), 0), minVersion: minVersion(traj), advantage: traj.advantage,
-        iteration: batch.iteration,
-      });
-      s.inBuffer.add(id);
-    }
-  }
-  drop(s, 'stale', stale, out);
-  drop(s, 'invalid', invalid, out);
-  s.pending.push({ ref, streamSeq, ids: batch.trajectories.map((t) => t.trajId) });
-  ackFinal(s, out);
-}
-
-function drop<R>(s: LearnerLogicState<R>, reason: DropReason, ids: string[], out: LearnerEffect<R>[]): void {
-  if (ids.length === 0) return;
-  out.push({ type: 'drop', version: s.stats.version, reason, ids });
-  for (const id of ids) s.final.add(id); // final once the drop effect (an fsynced line) is done, before any ack after it
-  s.stats.dropped += ids.length;
-  if (reason === 'stale') s.stats.droppedStale += ids.length;
-  else s.stats.droppedInvalid += ids.length;
-}
-
-/** Acks every held message whose trajectories are all final. */
-function ackFinal<R>(s: LearnerLogicState<R>, out: LearnerEffect<R>[]): void {
-  s.pending = s.pending.filter((p) => {
-    if (!p.ids.every((id) => s.final.has(id))) return true;
-    out.push({ type: 'ack', ref: p.ref });
-    s.stats.lastStreamSeq = Math.max(s.stats.lastStreamSeq, p.streamSeq);
-    return false;
-  });
 }
 
 /** Stragglers of an iteration already trained (after a flush) count as complete: they never wait again. */
