@@ -2,7 +2,8 @@
 // (runtime/work-profile.ts) go out as metrics, cumulative since the process started, so the latest of each host is
 // its whole story and a reader folding the stream from its start ends at the same figures.
 //   profile.process       value: CPU ms of every thread; tags: wallMs, mainLoopBusy
-//   profile.phase.<name>  value: CPU ms of that phase; tags: wallMs, calls, tokens, flops
+//   profile.phase.<name>  value: CPU ms of that phase; tags: wallMs, calls, tokens, flops (and cpu: 'wall' where the
+//                         thread's CPU could not be read and the value is its wall time)
 import { beat, type Beat } from './beat.js';
 import type { Connection } from './connection.js';
 import { Metric, type MetricBody } from './message-types.js';
@@ -24,9 +25,11 @@ export interface HostProfileOptions {
 export function profileMetrics(p: ProcessProfile, role: string, host: string, ts: number): MetricBody[] {
   const out: MetricBody[] = [{ role, host, ts, name: 'profile.process', value: p.cpuMs, tags: { wallMs: String(p.wallMs), mainLoopBusy: String(p.mainLoopBusy) } }];
   for (const [phase, t] of Object.entries(p.phases)) {
+    // A metric's value is finite: where the thread's CPU could not be read, its wall time stands in, and says so.
+    const cpuKnown = Number.isFinite(t.cpuMs);
     out.push({
-      role, host, ts, name: `profile.phase.${phase}`, value: t.cpuMs,
-      tags: { wallMs: String(t.wallMs), calls: String(t.calls), tokens: String(t.tokens), flops: String(t.flops) },
+      role, host, ts, name: `profile.phase.${phase}`, value: cpuKnown ? t.cpuMs : t.wallMs,
+      tags: { wallMs: String(t.wallMs), calls: String(t.calls), tokens: String(t.tokens), flops: String(t.flops), ...(cpuKnown ? {} : { cpu: 'wall' }) },
     });
   }
   return out;
