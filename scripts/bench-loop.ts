@@ -6,7 +6,8 @@
 //         arm: steady agent episodes/s and learner updates/min, the cores' utilisation (CPU seconds of the host's
 //         process tree over wall × cores), agent share, learner busy; ratios spade / fixed. Medians of `--rounds 3`.
 //   eta   steady trajectories/s, learner busy fraction and staleness (mean, p99, max) for both and the ratio.
-//         Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K, BENCH_LOOP_SET.
+//         Settings: BENCH_LOOP_ITERATIONS, BENCH_LOOP_ROUNDS, BENCH_LOOP_DESIGNS, BENCH_LOOP_K, BENCH_LOOP_SET (also read by
+//         the arms comparison: extra `--set` entries for every run, ';'-separated).
 // Prints a table, then one JSON line (`--json`: the table goes to stderr).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -137,7 +138,9 @@ function runArm(preset: string, arm: ArmName, episodes: number, seed: number): P
   const dir = mkdtempSync(join(tmpdir(), `spade-bench-loop-${arm}-`));
   const c = resolveExperimentConfig(preset, { budgetEpisodes: episodes, budgetTokens: 0 });
   // No curve checkpoints and no live view: only the loop's own work is timed.
-  const args = [...armArgs(c, arm, seed, dir), '--set', 'run.curvePoints=0', '--set', 'run.view="off"'];
+  // BENCH_LOOP_SET (';'-separated) adds --set entries to both arms, as in the η comparison.
+  const extra = (process.env.BENCH_LOOP_SET ?? '').split(';').map((x) => x.trim()).filter((x) => x.length > 0).flatMap((x) => ['--set', x]);
+  const args = [...armArgs(c, arm, seed, dir), '--set', 'run.curvePoints=0', '--set', 'run.view="off"', ...extra];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [repoPath('runtime/start.js'), ...args], { cwd: repoPath(), env: { ...process.env, SPADE_NATS_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
