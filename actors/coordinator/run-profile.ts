@@ -39,6 +39,11 @@ export interface ProfileSummary {
   otherSec: number;
   /** Model FLOPs of every model phase over their CPU seconds. */
   modelGflopsPerCpuSec: number | null;
+  /**
+   * How busy the hosts' main threads were (event-loop utilisation, mean over hosts): the actors, the bus client and
+   * (de)serialisation run there, so it bounds that part of "other".
+   */
+  mainLoopBusy: number | null;
 }
 
 export function profileSummary(p: RunProfile): ProfileSummary | null {
@@ -54,7 +59,8 @@ export function profileSummary(p: RunProfile): ProfileSummary | null {
       x.gflop += t.flops / 1e9;
     }
   }
-  return summarise(hosts.length, hosts.reduce((a, h) => a + h.cpuMs, 0) / 1000, sums);
+  const busy = hosts.map((h) => h.mainLoopBusy).filter((x) => Number.isFinite(x));
+  return summarise(hosts.length, hosts.reduce((a, h) => a + h.cpuMs, 0) / 1000, sums, busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : null);
 }
 
 /** Several runs' profiles as one (bench:loop's rounds of an arm): seconds, calls, tokens and FLOPs add up. */
@@ -71,10 +77,11 @@ export function mergeProfiles(list: readonly (ProfileSummary | null)[]): Profile
       y.gflop += t.gflop;
     }
   }
-  return summarise(Math.max(...xs.map((x) => x.hosts)), xs.reduce((a, x) => a + x.cpuSec, 0), sums);
+  const busy = xs.map((x) => x.mainLoopBusy).filter((x): x is number => x !== null && x !== undefined);
+  return summarise(Math.max(...xs.map((x) => x.hosts)), xs.reduce((a, x) => a + x.cpuSec, 0), sums, busy.length ? busy.reduce((a, b) => a + b, 0) / busy.length : null);
 }
 
-function summarise(hosts: number, cpuSec: number, sums: Record<string, { cpuSec: number; calls: number; tokens: number; gflop: number }>): ProfileSummary {
+function summarise(hosts: number, cpuSec: number, sums: Record<string, { cpuSec: number; calls: number; tokens: number; gflop: number }>, mainLoopBusy: number | null): ProfileSummary {
   const isModel = (name: string): boolean => (MODEL_PHASES as readonly string[]).includes(name);
   const phases: ProfileSummary['phases'] = {};
   let phaseSec = 0, modelGflop = 0, modelSec = 0;
@@ -89,7 +96,7 @@ function summarise(hosts: number, cpuSec: number, sums: Record<string, { cpuSec:
       gflopsPerCpuSec: isModel(name) && x.cpuSec > 0 ? x.gflop / x.cpuSec : null,
     };
   }
-  return { hosts, cpuSec, phases, otherSec: Math.max(0, cpuSec - phaseSec), modelGflopsPerCpuSec: modelSec > 0 ? modelGflop / modelSec : null };
+  return { hosts, cpuSec, phases, otherSec: Math.max(0, cpuSec - phaseSec), modelGflopsPerCpuSec: modelSec > 0 ? modelGflop / modelSec : null, mainLoopBusy };
 }
 
 /** One line per phase, largest first, then the rest: for bench:loop and `spade report`. */
@@ -100,7 +107,7 @@ export function profileTable(p: ProfileSummary): string[] {
     '| phase | cpu s | share | calls | tokens | GFLOP/s of its cpu |',
     '|---|---|---|---|---|---|',
     ...rows.map(([name, x]) => `| ${name} | ${x.cpuSec.toFixed(1)} | ${pct(x.share)} | ${x.calls} | ${x.tokens} | ${x.gflopsPerCpuSec === null ? '—' : x.gflopsPerCpuSec.toFixed(1)} |`),
-    `| other (bus, actors, GC, …) | ${p.otherSec.toFixed(1)} | ${pct(p.cpuSec > 0 ? p.otherSec / p.cpuSec : 0)} | | | |`,
+    `| other (bus, actors, GC, onnxruntime pool threads, …) | ${p.otherSec.toFixed(1)} | ${pct(p.cpuSec > 0 ? p.otherSec / p.cpuSec : 0)} | | | main thread busy ${p.mainLoopBusy === null || p.mainLoopBusy === undefined ? '—' : pct(p.mainLoopBusy)} |`,
     `| all, ${p.hosts} host(s) | ${p.cpuSec.toFixed(1)} | 100% | | | model ${p.modelGflopsPerCpuSec === null ? '—' : p.modelGflopsPerCpuSec.toFixed(1)} |`,
   ];
 }

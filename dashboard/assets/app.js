@@ -78,7 +78,8 @@
     el.innerHTML = '<tr><th>phase</th><th>cpu s</th><th>share</th><th>tokens</th><th>GFLOP/s of its cpu</th></tr>' +
       rows.map(([n, x]) => '<tr><td>' + esc(n) + '</td><td>' + x.cpuSec.toFixed(1) + '</td><td>' + pct(x.share) + '</td><td>' + x.tokens + '</td><td>' +
         (x.gflopsPerCpuSec === null ? '—' : x.gflopsPerCpuSec.toFixed(1)) + '</td></tr>').join('') +
-      '<tr><td>other (bus, actors, GC, …)</td><td>' + p.otherSec.toFixed(1) + '</td><td>' + pct(p.cpuSec > 0 ? p.otherSec / p.cpuSec : 0) + '</td><td></td><td></td></tr>' +
+      '<tr><td>other (bus, actors, GC, onnxruntime pool threads, …)</td><td>' + p.otherSec.toFixed(1) + '</td><td>' + pct(p.cpuSec > 0 ? p.otherSec / p.cpuSec : 0) + '</td><td></td><td>' +
+      (p.mainLoopBusy === null || p.mainLoopBusy === undefined ? '' : 'main thread busy ' + pct(p.mainLoopBusy)) + '</td></tr>' +
       '<tr><th>all (' + p.hosts + ' host' + (p.hosts === 1 ? '' : 's') + ')</th><th>' + p.cpuSec.toFixed(1) + '</th><th>100%</th><th></th><th>model ' +
       (p.modelGflopsPerCpuSec === null ? '—' : p.modelGflopsPerCpuSec.toFixed(1)) + '</th></tr>';
   }

@@ -30,12 +30,14 @@ t.test('latest reading per host, summed over hosts', async (t) => {
   t.equal(s.phases.sandbox!.gflopsPerCpuSec, null, 'no FLOPs counted outside the model');
   t.equal(s.otherSec, 9, '20 s of CPU less 4 + 1 + 6');
   t.equal(s.modelGflopsPerCpuSec, (80 + 400) / 10);
-  t.match(profileTable(s).join('\n'), /\| train \| 6\.0 \| 30\.0% \| 3 \| 3000 \| 66\.7 \|[\s\S]*\| other \(bus, actors, GC, …\) \| 9\.0 \| 45\.0% \|/);
+  t.equal(s.mainLoopBusy, (0.2 + 0.05) / 2, 'main threads busy: the mean over hosts');
+  t.match(profileTable(s).join('\n'), /\| train \| 6\.0 \| 30\.0% \| 3 \| 3000 \| 66\.7 \|[\s\S]*\| other \(bus, actors, GC, onnxruntime pool threads, …\) \| 9\.0 \| 45\.0% \| \| \| main thread busy 12\.5% \|/);
 
   const two = mergeProfiles([s, null, s])!;
   t.equal(two.cpuSec, 40, 'rounds add up');
   t.equal(two.phases.decode!.calls, 200);
   t.equal(two.phases.decode!.share, 0.2, 'shares stay');
   t.equal(two.modelGflopsPerCpuSec, s.modelGflopsPerCpuSec);
+  t.equal(two.mainLoopBusy, s.mainLoopBusy, 'main-thread busy: the mean over rounds');
   t.equal(mergeProfiles([null]), null);
 });
