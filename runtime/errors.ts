@@ -56,6 +56,9 @@ export class EffectError extends coded(RuntimeError, 'EFFECT') {}
  */
 export class TimerError extends coded(RuntimeError, 'TIMER') {}
 
+/** A restart policy (`supervise.ts`) was given a bad option, or a restart failed with something that is not an Error; `what` names what is supervised. */
+export class SupervisorError extends coded(RuntimeError, 'SUPERVISOR') {}
+
 export class UsageError extends RuntimeError {
   constructor(message: string) {
     super(message, { code: 'USAGE' });
@@ -68,6 +71,7 @@ export const isPermanentError = guard(PermanentError);
 export const isNatsServerError = guard(NatsServerError);
 export const isEffectError = guard(EffectError);
 export const isTimerError = guard(TimerError);
+export const isSupervisorError = guard(SupervisorError);
 export const isUsageError = guard(UsageError);
 export const isAuthError = guard(AuthError);
 export const isPermissionError = guard(PermissionError);

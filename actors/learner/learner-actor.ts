@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import type { Actor, Pulling } from '../../runtime/actor.js';
 import { untilAnswered } from '../../runtime/jetstream-retry.js';
+import { supervise, type GiveUp, type Supervisor } from '../../runtime/supervise.js';
 import { consumerFor } from '../../runtime/topology-decls.js';
 import { loopOptionsOf } from '../loop/options.js';
 import { LabeledBatch } from '../loop/messages.js';
@@ -39,9 +40,9 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
   let learner: Learner | null = null;
   /** The learner batches go to: null until this host holds the lock; a restart replaces it. */
   let current: Promise<Learner | null> = Promise.resolve(null);
-  /** A learner being restarted after a failed update (stop() waits for it, then stops it). */
-  let restarting: Promise<void> | null = null;
-  let restartPending = false;
+  /** Restarts the learner after a failed update (stop() waits for a restart in progress, then stops the learner). */
+  let supervisor: Supervisor | null = null;
+  const restartPending = (): boolean => supervisor?.pending ?? false;
   let pulling: Pulling | null = null;
   /** How this host takes part (the lock, or the learner group's membership), kept across restarts of the learner. */
   let reducer: GradientReducer | null = null;
@@ -57,7 +58,7 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       if (l === null) throw new LearnerStateError('no running learner on this host; the batch goes back to the queue', { streamSeq: ctx.streamSeq });
       // A learner that crashed for good takes nothing more, as a crashed process would not: the batch comes back after
       // ack_wait (to the next lock holder) without a failed delivery that would bring it closer to the dead letters.
-      if (l.stopped && !restartPending) {
+      if (l.stopped && !restartPending()) {
         held.abandon();
         return [];
       }
@@ -79,45 +80,38 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
       const onLost = (): void => void learner?.crash();
       const r = await openReducer(env.conn, resolved, { hostId: env.hostId, memberTtlMs: env.config.host.memberTtlMs, signal: ac.signal, log: hooks.log ?? env.log, lockLog: env.log, onLost });
       reducer = r;
-      let restarts = 0;
       const create = async (): Promise<Learner> => {
         const l = await Learner.create({
           conn: env.conn, hostId: env.hostId, threads: env.roleConfig.threads, log: hooks.log ?? env.log,
           stateDir: resolve(o.checkpoints?.dir ?? join(env.config.run.dir || 'runs/default', 'learner')),
-          onFailure, workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), reducer: r,
+          onFailure: (err: Error) => sup.failed(err), workInFlight: hooks.workInFlight ?? pipelineWorkInFlight(env.conn), reducer: r,
         }, o);
         learner = l;
-        restartPending = false;
+        sup.up();
         l.on('update', (r: UpdateReport) => events.emit('update', r, l));
         // Crashed for good (a lost lock, a test, no restarts left): stop pulling, so the held and undelivered
         // batches go to the next lock holder instead of spending their deliveries here.
-        l.on('crashed', () => void (restartPending ? undefined : pulling?.close()));
+        l.on('crashed', () => void (restartPending() ? undefined : pulling?.close()));
         events.emit('learner', l);
         return l;
       };
       // A failed update leaves the weights half-updated: the learner stopped like a crash (nothing more acked), so a
-      // new one resumes from the last checkpoint and the held trajectories come back to it after ack_wait.
-      const onFailure = (err: Error): void => {
-        if (ac.signal.aborted) return;
-        if (isLearnerDivergedError(err)) {
-          // A restart would replay the same batches into the same divergence: stop now, saying why.
-          env.log(`learner: ${err.message}`);
-          env.requestShutdown(err.message);
-          return;
-        }
-        if (restarts >= maxRestarts) {
-          env.log(`learner: update failed after ${restarts} restart(s), stopping the host: ${err.message}`);
-          env.requestShutdown(`the learner failed ${restarts + 1} time(s) (loop.learner.host.maxRestarts = ${maxRestarts}): ${err.message}`);
-          return;
-        }
-        restarts++;
-        restartPending = true;
-        env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${restarts} of ${maxRestarts})`);
+      // new one resumes from the last checkpoint and the held trajectories come back to it after ack_wait. A diverged
+      // learner is not restarted: a restart would replay the same batches into the same divergence.
+      const sup = supervise('restarting the learner', {
+        maxRestarts, signal: ac.signal,
+        restartable: (err) => !isLearnerDivergedError(err),
+        onRestart: (err, n, max) => env.log(`learner: update failed (${err.message}); restarting from the last checkpoint (${n} of ${max})`),
         // The failure may be the cluster's (a server cut off or lost): the restart waits, saying so once, until
         // JetStream answers again, instead of stopping the host at its first timeout (the link-cut soak's learner did).
-        current = untilAnswered('restarting the learner', create, env.log, { signal: ac.signal });
-        restarting = current.then(() => undefined, (e: Error) => env.requestShutdown(`the learner could not restart: ${e.message}`));
-      };
+        restart: () => (current = untilAnswered('restarting the learner', create, env.log, { signal: ac.signal })),
+        onGiveUp: (end) => {
+          const why = whyTheHostStops(end);
+          if (why.line !== undefined) env.log(why.line);
+          env.requestShutdown(why.reason);
+        },
+      });
+      supervisor = sup;
       // On drain, a running learner first takes in what the server holds for it (a bounded run's last iteration).
       const takeDeliveredOnDrainMs = (): number => (trainOnStop && learner !== null && !learner.stopped ? 5_000 : 0);
       const input = { consumer: consumerFor('learner', SUBJECTS.trajLabeled), type: LabeledBatch, pullBatch, takeDeliveredOnDrainMs };
@@ -132,9 +126,24 @@ export function createLearnerActor(options: LearnerOptions = {}, hooks: LearnerA
     async stop() {
       ac.abort();
       await reducer?.leave();
-      await restarting;
+      await supervisor?.settled();
       await learner?.stop();
       await reducer?.close();
     },
   };
+}
+
+/** The host's stop reason when the learner is not restarted, and the log line before it where the reason alone would not say it. */
+function whyTheHostStops({ reason, error, restarts, maxRestarts }: GiveUp): { line?: string; reason: string } {
+  switch (reason) {
+    case 'permanent':
+      return { line: `learner: ${error.message}`, reason: error.message };
+    case 'exhausted':
+      return {
+        line: `learner: update failed after ${restarts} restart(s), stopping the host: ${error.message}`,
+        reason: `the learner failed ${restarts + 1} time(s) (loop.learner.host.maxRestarts = ${maxRestarts}): ${error.message}`,
+      };
+    case 'restart-failed':
+      return { reason: `the learner could not restart: ${error.message}` };
+  }
 }
