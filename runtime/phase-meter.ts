@@ -14,7 +14,8 @@ export interface PhaseTotal {
 
 export type PhaseTotals = Record<string, PhaseTotal>;
 
-const zero = (): PhaseTotal => ({ calls: 0, wallMs: 0, cpuMs: 0, tokens: 0, flops: 0 });
+/** A phase with nothing charged yet. */
+export const zeroTotal = (): PhaseTotal => ({ calls: 0, wallMs: 0, cpuMs: 0, tokens: 0, flops: 0 });
 
 export class PhaseMeter {
   private readonly cpu = new ThreadCpu();
@@ -26,7 +27,7 @@ export class PhaseMeter {
     try {
       return await fn();
     } finally {
-      const t = (this.totals[phase] ??= zero());
+      const t = (this.totals[phase] ??= zeroTotal());
       t.calls++;
       t.wallMs += performance.now() - wall0;
       t.cpuMs += this.cpu.ms() - cpu0;
@@ -46,7 +47,7 @@ export function addTotals(a: PhaseTotals, b: PhaseTotals): PhaseTotals {
   const out: PhaseTotals = {};
   for (const src of [a, b]) {
     for (const [phase, t] of Object.entries(src)) {
-      const o = (out[phase] ??= zero());
+      const o = (out[phase] ??= zeroTotal());
       o.calls += t.calls;
       o.wallMs += t.wallMs;
       o.cpuMs += t.cpuMs;

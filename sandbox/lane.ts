@@ -5,7 +5,7 @@ import { SharedCallWatch, WATCH_BYTES } from './call-watch.js';
 import type { EnvStage } from './errors.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { WorkerBatch, WorkerReply, WorkerTask } from './wire.js';
-import type { PhaseTotals } from '../runtime/phase-meter.js';
+import { zeroTotal, type PhaseTotals } from '../runtime/phase-meter.js';
 
 export interface KillRecord {
   stage: EnvStage;
@@ -93,7 +93,7 @@ export class Lane {
    */
   private charge(batch: WorkerBatch, ms: number): void {
     const phase = batch.items.some((t) => t.kind === 'validate') ? 'validation' : 'sandbox';
-    const t = (this.phases[phase] ??= { calls: 0, wallMs: 0, cpuMs: 0, tokens: 0, flops: 0 });
+    const t = (this.phases[phase] ??= zeroTotal());
     t.calls += batch.items.length;
     t.wallMs += ms;
     t.cpuMs += ms;
