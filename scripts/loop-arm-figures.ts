@@ -73,17 +73,13 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-export interface ArmSummary {
+/** The medians of the rounds' figures, except where a field says otherwise. */
+export interface ArmSummary
+  extends Pick<ArmRunFigures, 'agentEpisodesPerSec' | 'updatesPerMin' | 'utilisation' | 'cpuSec' | 'wallSec' | 'agentShare' | 'learnerBusy'> {
   rounds: number;
-  agentEpisodesPerSec: number;
   /** Lowest and highest round, beside the median. */
   agentEpisodesPerSecRange: [number, number];
-  updatesPerMin: number;
-  utilisation: number;
-  cpuSec: number;
-  wallSec: number;
-  agentShare: number | null;
-  learnerBusy: number | null;
+  /** The highest round's. */
   stalenessMax: number | null;
   /** The rounds' profiles added up. */
   profile: ProfileSummary | null;
