@@ -3,7 +3,7 @@
 // apply every trajectory once, publish and prune the group's state (reduce stream, heartbeats, round keys and their
 // purge, optimizer-state objects), and the server refuses none of it; another role may write none of the group's.
 // How many rounds the 32 trajectories take is the hosts' timing: 5 when learner-b holds nothing or half a minibatch as
-// round 1 begins (as it did in 26 of 26 runs, loaded or not), 4 when it holds a full one by then (learner-a's first
+// round 1 begins (the usual case, loaded or not), 4 when it holds a full one by then (learner-a's first
 // contribution 3 s late does it every time). This test used to wait for 5 rounds, so a run of 4 waited for an update
 // that never came, up to the file's 180 s timeout (as in a loaded full-suite run): it waits for the data instead.
 import t from 'tap';
