@@ -1,5 +1,5 @@
 // Errors of the benchmarks' baselines (bench/): a baseline that cannot load or run fails with a message saying why.
-import { SpadeError } from '../runtime/spade-error.js';
+import { SpadeError, fieldError, guard } from '../runtime/spade-error.js';
 
 export class BenchError extends SpadeError {
   constructor(message: string, opts: { code?: string; cause?: unknown; data?: Record<string, unknown> } = {}) {
@@ -14,11 +14,7 @@ export class BaselineUnavailableError extends BenchError {
   }
 }
 
-export class BenchOptionError extends BenchError {
-  constructor(field: string, expected: string, got: unknown) {
-    super(`${field} must be ${expected} (got ${JSON.stringify(got)})`, { code: 'BENCH_OPTION', data: { field, got } });
-  }
-}
+export class BenchOptionError extends fieldError(BenchError, 'BENCH_OPTION', { show: (v) => String(JSON.stringify(v)), data: (_, got) => ({ got }) }) {}
 
-export const isBenchError = (err: unknown): err is BenchError => err instanceof BenchError;
-export const isBaselineUnavailable = (err: unknown): err is BaselineUnavailableError => err instanceof BaselineUnavailableError;
+export const isBenchError = guard(BenchError);
+export const isBaselineUnavailable = guard(BaselineUnavailableError);

@@ -1,30 +1,16 @@
 // Typed errors of held-out evaluation: bad options or arguments, an unreadable suite, a checkpoint that cannot be played.
-import { SpadeError } from '../runtime/spade-error.js';
+import { SpadeError, fieldError, guard, located } from '../runtime/spade-error.js';
 
 export class EvalError extends SpadeError {}
 
 /** An EvalOptions field or a `spade eval` argument is invalid; `field` names it (e.g. `seeds`, `--hint`). */
-export class EvalOptionsError extends EvalError {
-  constructor(readonly field: string, expected: string, value: unknown) {
-    super(`${field} must be ${expected} (got ${JSON.stringify(value) ?? String(value)})`, { code: 'EVAL_OPTIONS', data: { field } });
-  }
-}
+export class EvalOptionsError extends fieldError(EvalError, 'EVAL_OPTIONS') {}
 
 /** The suite directory is missing, unreadable or holds no environment module. */
-export class SuiteError extends EvalError {
-  constructor(message: string, readonly dir: string, cause?: unknown) {
-    super(message, { code: 'EVAL_SUITE', data: { dir }, cause });
-  }
-}
+export class SuiteError extends located(EvalError, 'EVAL_SUITE', 'dir') {}
 
 /** A checkpoint could not be loaded or failed while playing (not an environment's fault). */
-export class EvalCheckpointError extends EvalError {
-  constructor(message: string, readonly checkpoint: string, cause?: unknown) {
-    super(message, { code: 'EVAL_CHECKPOINT', data: { checkpoint }, cause });
-  }
-}
+export class EvalCheckpointError extends located(EvalError, 'EVAL_CHECKPOINT', 'checkpoint') {}
 
-export const isEvalError = (e: unknown): e is EvalError => e instanceof EvalError;
-export const isEvalOptionsError = (e: unknown): e is EvalOptionsError => e instanceof EvalOptionsError;
-export const isSuiteError = (e: unknown): e is SuiteError => e instanceof SuiteError;
-export const isEvalCheckpointError = (e: unknown): e is EvalCheckpointError => e instanceof EvalCheckpointError;
+/** The area's `isX(err)` helpers. */
+export const isEvalError = guard(EvalError), isEvalOptionsError = guard(EvalOptionsError), isSuiteError = guard(SuiteError), isEvalCheckpointError = guard(EvalCheckpointError);

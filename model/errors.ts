@@ -1,6 +1,6 @@
 // Typed errors of the model engine: one base (ModelError) and a subtree per concern
 // (tokenizer, optimizer, checkpoint, execution provider), each with an isX() helper.
-import { SpadeError } from '../runtime/spade-error.js';
+import { SpadeError, fieldError } from '../runtime/spade-error.js';
 
 export interface ModelErrorOptions {
   code: string;
@@ -20,18 +20,10 @@ export function isModelError(err: unknown): err is ModelError {
 }
 
 /** A bad option value: the message names the field and what was expected. */
-export class ModelOptionError extends ModelError {
-  readonly field: string;
-  readonly expected: string;
-  readonly actual: unknown;
-  constructor(field: string, expected: string, actual: unknown) {
-    super(`options.${field} must be ${expected} (got ${describe(actual)})`, {
-      code: 'MODEL_OPTION',
-      data: { field, expected },
-    });
-    this.field = field;
-    this.expected = expected;
-    this.actual = actual;
+export class ModelOptionError extends fieldError(ModelError, 'MODEL_OPTION', { name: (f) => `options.${f}`, show: describe, data: (expected) => ({ expected }) }) {
+  /** The bad value (the name this class had for it before `value`). */
+  get actual(): unknown {
+    return this.value;
   }
 }
 

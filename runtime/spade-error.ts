@@ -42,6 +42,61 @@ export function coded<T extends SpadeError>(Base: SpadeErrorClass<T>, code: stri
   return Coded as unknown as CodedErrorClass<T>;
 }
 
+/** An error class built as `new X(message, where, cause?)`, whose `where` is kept under the key `K`. */
+export type LocatedErrorClass<T extends SpadeError, K extends string> = new (message: string, where: string, cause?: unknown) => T & { readonly [P in K]: string };
+
+/**
+ * An error about one place (a path, a directory, a file, an address), kept as a property and as data under `key`.
+ * `export class SuiteError extends located(EvalError, 'EVAL_SUITE', 'dir') {}` is built as `new SuiteError(message, dir, cause?)`.
+ */
+export function located<T extends SpadeError, K extends string>(Base: SpadeErrorClass<T>, code: string, key: K): LocatedErrorClass<T, K> {
+  const B = Base as unknown as new (message: string, opts: SpadeErrorOptions) => SpadeError;
+  class Located extends B {
+    constructor(message: string, where: string, cause?: unknown) {
+      super(message, { code, data: { [key]: where }, cause });
+      (this as unknown as Record<string, string>)[key] = where;
+    }
+  }
+  return Located as unknown as LocatedErrorClass<T, K>;
+}
+
+/** An error class built as `new X(field, expected, value)`, for a bad option or argument named by `field`. */
+export type FieldErrorClass<T extends SpadeError> = new (field: string, expected: string, value: unknown) => T & FieldErrorFields;
+
+export interface FieldErrorFields {
+  readonly field: string;
+  readonly expected: string;
+  readonly value: unknown;
+}
+
+/** How a field error words itself, where an area's differs from the default. */
+export interface FieldErrorFormat {
+  /** The field as the message names it (default: as given). */
+  name?: (field: string) => string;
+  /** The bad value as the message shows it (default: its JSON, or String() where it has none). */
+  show?: (value: unknown) => string;
+  /** The error's data beside `field` (default: none). */
+  data?: (expected: string, value: unknown) => Record<string, unknown>;
+}
+
+const showValue = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+/**
+ * A bad option or argument of an area, worded `<field> must be <expected> (got <value>)`, with data `{ field }`.
+ * `export class EvalOptionsError extends fieldError(EvalError, 'EVAL_OPTIONS') {}` is an EvalError named
+ * EvalOptionsError with code EVAL_OPTIONS.
+ */
+export function fieldError<T extends SpadeError>(Base: SpadeErrorClass<T>, code: string, format: FieldErrorFormat = {}): FieldErrorClass<T> {
+  const B = Base as unknown as new (message: string, opts: SpadeErrorOptions) => SpadeError;
+  const { name = (f: string) => f, show = showValue, data = () => ({}) } = format;
+  class Field extends B {
+    constructor(readonly field: string, readonly expected: string, readonly value: unknown) {
+      super(`${name(field)} must be ${expected} (got ${show(value)})`, { code, data: { field, ...data(expected, value) } });
+    }
+  }
+  return Field as unknown as FieldErrorClass<T>;
+}
+
 /** The `isX(err)` helper of an error class. */
 export function guard<T extends Error>(C: abstract new (...args: never[]) => T): (err: unknown) => err is T {
   return (err: unknown): err is T => err instanceof C;

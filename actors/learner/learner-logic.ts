@@ -102,17 +102,19 @@ function handle<R>(s: LearnerLogicState<R>, e: LearnerEvent<R>, o: LearnerLogicO
 }
 
 /**
- * The others are in a round this member has not applied: it joins with everything buffered (maybe nothing), so the
- * group stays in lockstep. A member counting work in flight before flushing joins too (the count, when it comes, is
- * ignored): otherwise the round goes on without it after the timeout, and its next round is refused as one the group
- * already committed. In a group every update is a round, so `updates` is the rounds this member applied.
+ * The others are in a round this member has not applied: it joins with what it holds, up to a minibatch (maybe
+ * nothing), so the group stays in lockstep. A member counting work in flight before flushing joins too (the count,
+ * when it comes, is ignored): otherwise the round goes on without it after the timeout, and its next round is refused
+ * as one the group already committed. What it holds past a minibatch (batches that came while it counted) waits for
+ * the next round, as its own rounds would leave it: no round is larger than the minibatch options say. In a group
+ * every update is a round, so `updates` is the rounds this member applied.
  */
 function joinRound<R>(s: LearnerLogicState<R>, now: number, o: LearnerLogicOptions, out: LearnerEffect<R>[]): void {
   if (!s.started || s.stopping || s.groupRound <= s.stats.updates || (s.phase !== 'idle' && s.phase !== 'counting')) return;
   s.phase = 'idle';
-  const items = s.buffer.splice(0);
-  if (items.length > 0) take(s, items, now, o, out);
-  else startUpdate(s, items, now, o, out);
+  const sel = selectMinibatch(s.buffer, batchesOf(s), o.flushAfterMs, o); // as a flush: short of a minibatch is taken
+  if ('take' in sel) take(s, sel.take, now, o, out);
+  else startUpdate(s, [], now, o, out);
 }
 
 /** Stragglers of an iteration already trained (after a flush) count as complete: they never wait again. */
