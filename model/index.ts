@@ -34,6 +34,7 @@ export * from './graph/index.js';
 export * from './decoder-config.js';
 export * from './decoder.js';
 export * from './session.js';
+export { type ForwardResult, type SavedTensors } from './two-phase.js';
 export * from './sampler/index.js';
 export * from './train-batch.js';
 export { HF_MODEL_TYPES, decoderConfigFromHf, hfConfigFromDecoder, isHfConfig, type HfModelType } from './hf-config.js';

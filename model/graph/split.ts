@@ -1,0 +1,87 @@
+// Cuts a graph whose backward part hangs off seed inputs (dlogp) into two ONNX graphs, as PyTorch's saved tensors do:
+// the forward half computes its outputs plus every tensor the backward half reads (the cut), the backward half takes
+// those as inputs. Run one after the other they compute exactly the one-piece graph, but a caller can look at the
+// forward's outputs before it chooses the seeds (the learner's dJ/dlogπ depends on logπ), so no second forward runs.
+import { topoOrder } from './autodiff.js';
+import { emit, type CompiledGraph } from './emit.js';
+import { GraphSplitError } from './errors.js';
+import type { Graph, Node, Tensor } from './graph.js';
+
+export interface SplitGraphs {
+  /** Inputs: the graph inputs the forward outputs need; outputs: the forward outputs, then `saved.<n>`. */
+  forward: CompiledGraph;
+  /** Inputs: the graph inputs it reads (seeds among them), then `saved.<n>`; outputs: the backward outputs. */
+  backward: CompiledGraph;
+  /** Names of the cut tensors, `saved.0` ..., in the forward's topological order (stable for one graph definition). */
+  saved: string[];
+}
+
+export interface SplitSpec {
+  /** Outputs of the forward half; none may depend on a seed. */
+  forward: Record<string, Tensor>;
+  /** Outputs of the backward half (gradients); one that does not depend on a seed is passed through the cut. */
+  backward: Record<string, Tensor>;
+  /** Graph inputs that the backward half starts from (fed only to it). */
+  seeds: readonly Tensor[];
+}
+
+/** Throws GraphSplitError for a seed that is not an input of `graph`, or a forward output that depends on a seed. */
+export function splitGraph(graph: Graph, spec: SplitSpec, name = 'spade'): SplitGraphs {
+  for (const s of spec.seeds) {
+    if (s.graph !== graph || s.producer !== null || !graph.inputs.includes(s)) throw new GraphSplitError(`seed ${s.name} is not an input of this graph`, { seed: s.name });
+  }
+  const all = [...Object.values(spec.forward), ...Object.values(spec.backward)];
+  // A node is backward when any input is a seed or a backward node's output.
+  const late = new Set<Tensor>(spec.seeds);
+  const backwardNodes = new Set<Node>();
+  for (const n of topoOrder(all)) {
+    if (!n.inputs.some((i) => late.has(i))) continue;
+    backwardNodes.add(n);
+    for (const o of n.outputs) late.add(o);
+  }
+  for (const [k, t] of Object.entries(spec.forward)) {
+    if (late.has(t)) throw new GraphSplitError(`forward output ${k} depends on a seed (${spec.seeds.map((s) => s.name).join(', ')})`, { output: k });
+  }
+  const cut = rematerialise(cutOf(Object.values(spec.backward), backwardNodes), backwardNodes, Object.values(spec.backward));
+  // Forward topological order, so the numbering follows the graph definition rather than Set insertion by use.
+  const position = new Map(topoOrder([...cut]).map((n, k) => [n, k]));
+  const ordered = [...cut].sort((a, b) => position.get(a.producer!)! - position.get(b.producer!)! || a.index - b.index);
+  const leaves = new Map(ordered.map((t, k) => [t, `saved.${k}`]));
+  const savedOut: Record<string, Tensor> = {};
+  for (const [t, n] of leaves) savedOut[n] = t;
+  return {
+    forward: emit(graph, { ...spec.forward, ...savedOut }, `${name}-forward`),
+    backward: emit(graph, spec.backward, `${name}-backward`, leaves),
+    saved: [...leaves.values()],
+  };
+}
+
+/** Tensors computed by forward nodes (those not in `backwardNodes`) that a backward node reads or that a backward output is. */
+function cutOf(outputs: readonly Tensor[], backwardNodes: ReadonlySet<Node>): Set<Tensor> {
+  const cut = new Set<Tensor>();
+  const early = (t: Tensor): boolean => t.producer !== null && !backwardNodes.has(t.producer);
+  for (const n of topoOrder(outputs)) {
+    if (backwardNodes.has(n)) for (const i of n.inputs) if (early(i)) cut.add(i);
+  }
+  for (const t of outputs) if (early(t)) cut.add(t);
+  return cut;
+}
+
+/** Ops that only move or view data: saving their input instead is never larger, and redoing them costs a copy at most. */
+const MOVES = new Set(['Transpose', 'Reshape', 'Unsqueeze', 'Squeeze', 'Expand', 'Identity']);
+/** One-input elementwise ops, worth redoing in the backward half when their input is saved anyway (exp of log-softmax). */
+const POINTWISE = new Set(['Exp', 'Neg', 'Sigmoid', 'Tanh', 'Sqrt', 'Reciprocal', 'Log', 'Cast']);
+
+/**
+ * Moves the producers of cut tensors into the backward half where that shrinks what is saved: a rule's transposed
+ * operand (the walker writes dB = Aᵀ·g with Aᵀ a node of its own) would otherwise be saved beside the untransposed
+ * tensor, doubling the attention probabilities. Grows `backwardNodes`; returns the new cut.
+ */
+function rematerialise(cut: Set<Tensor>, backwardNodes: Set<Node>, outputs: readonly Tensor[]): Set<Tensor> {
+  for (;;) {
+    const movable = [...cut].map((t) => t.producer!).filter((p) => MOVES.has(p.op) || (POINTWISE.has(p.op) && p.inputs.every((i) => i.producer === null || cut.has(i))));
+    if (movable.length === 0) return cut;
+    for (const p of movable) backwardNodes.add(p);
+    cut = cutOf(outputs, backwardNodes);
+  }
+}
