@@ -18,3 +18,8 @@ export function forwardFlops(c: ResolvedDecoderConfig, tokens: number, attended:
 export function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
   return 3 * forwardFlops(c, B * T, T);
 }
+
+/** The backward half alone (two-phase training, model/two-phase.ts): a gradient per matmul operand, 2x the forward. */
+export function backwardFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
+  return 2 * forwardFlops(c, B * T, T);
+}

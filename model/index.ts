@@ -12,7 +12,7 @@ export {
   AdamW, DEFAULT_ADAMW_OPTIONS, validateAdamWOptions, decayAllButNormsAndBiases, type AdamWOptions, type AdamWState, type AdamWStepResult,
 } from './optimizer.js';
 export { adamwLoopUpdate, sumOfSquaresLoop, type AdamWLoopScalars } from './adamw-reference.js';
-export { forwardFlops, matmulParams, trainFlops } from './flops.js';
+export { backwardFlops, forwardFlops, matmulParams, trainFlops } from './flops.js';
 export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, type LrScheduleOptions } from './lr-schedule.js';
 export {
   saveCheckpoint, loadCheckpoint, loadCheckpointTokenizer, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
