@@ -69,17 +69,31 @@ function cutOf(outputs: readonly Tensor[], backwardNodes: ReadonlySet<Node>): Se
 
 /** Ops that only move or view data: saving their input instead is never larger, and redoing them costs a copy at most. */
 const MOVES = new Set(['Transpose', 'Reshape', 'Unsqueeze', 'Squeeze', 'Expand', 'Identity']);
-/** One-input elementwise ops, worth redoing in the backward half when their input is saved anyway (exp of log-softmax). */
-const POINTWISE = new Set(['Exp', 'Neg', 'Sigmoid', 'Tanh', 'Sqrt', 'Reciprocal', 'Log', 'Cast']);
+/** Elementwise ops, worth redoing in the backward half when what they read is there anyway (exp of a saved log-softmax). */
+const ELEMENTWISE = new Set(['Exp', 'Neg', 'Sigmoid', 'Tanh', 'Sqrt', 'Reciprocal', 'Log', 'Cast', 'Add', 'Sub', 'Mul', 'Div']);
 
 /**
  * Moves the producers of cut tensors into the backward half where that shrinks what is saved: a rule's transposed
  * operand (the walker writes dB = Aᵀ·g with Aᵀ a node of its own) would otherwise be saved beside the untransposed
- * tensor, doubling the attention probabilities. Grows `backwardNodes`; returns the new cut.
+ * tensor, doubling the attention probabilities, and SwiGLU's silu(h)·u and sigmoid(h)·(1 − sigmoid(h)) beside h and
+ * u. An elementwise node moves only when what it reads is a leaf, saved, redone, or redoable the same way (a chain
+ * such as 1 − sigmoid(h)), so moves never grow the cut in the end: each costs one elementwise pass in the backward
+ * half and saves a tensor. Grows `backwardNodes`; returns the new cut.
  */
 function rematerialise(cut: Set<Tensor>, backwardNodes: Set<Node>, outputs: readonly Tensor[]): Set<Tensor> {
   for (;;) {
-    const movable = [...cut].map((t) => t.producer!).filter((p) => MOVES.has(p.op) || (POINTWISE.has(p.op) && p.inputs.every((i) => i.producer === null || cut.has(i))));
+    const memo = new Map<Node, boolean>();
+    const redoable = (p: Node): boolean => {
+      let r = memo.get(p);
+      if (r === undefined) {
+        memo.set(p, false); // a DAG has no cycles; this only stops a revisit while p is being decided
+        r = ELEMENTWISE.has(p.op) && p.inputs.every((t) => t.producer === null || cut.has(t) || backwardNodes.has(t.producer) || redoable(t.producer));
+        memo.set(p, r);
+      }
+      return r;
+    };
+    // The next round's cut holds the inputs a moved node could not read yet; they are redoable in turn.
+    const movable = [...cut].map((t) => t.producer!).filter((p) => MOVES.has(p.op) || redoable(p));
     if (movable.length === 0) return cut;
     for (const p of movable) backwardNodes.add(p);
     cut = cutOf(outputs, backwardNodes);
