@@ -2,7 +2,7 @@
 // (npm run bench:two-phase): per micro-batch shape, the median of interleaved reps of score+train and of
 // forward+backward, and the bytes the forward half keeps for its backward (they leave onnxruntime and come back).
 // Flags: --shapes 8x128,4x700 (timed), --bytes 4x1000,8x600 (saved bytes only), --reps 5, --threads 2; --rss old|split
-// with --shapes '' runs one pass of one path per --bytes shape and reports the process's peak RSS.
+// with --shapes '' runs three passes of one path per --bytes shape and reports the process's peak RSS after each.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ModelSession, initParameters, type DecoderConfig } from '../model/index.js';
@@ -37,9 +37,13 @@ async function main(): Promise<void> {
     if (rss) {
       // Peak RSS of one pass of one path, in a process that ran nothing else (run once per path).
       const batch = batchOf(B, T);
-      if (rss === 'old') await session.score(batch, weights), await session.train(batch, weights);
-      else await session.backward((await session.forward(batch, weights)).saved, batch, weights);
-      console.log(`${rss} B=${B} T=${T}: peak rss ${(process.resourceUsage().maxRSS / 2 ** 10).toFixed(0)} MiB`);
+      const peaks: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        if (rss === 'old') await session.score(batch, weights), await session.train(batch, weights);
+        else await session.backward((await session.forward(batch, weights)).saved, batch, weights);
+        peaks.push((process.resourceUsage().maxRSS / 2 ** 10).toFixed(0));
+      }
+      console.log(`${rss} B=${B} T=${T}: peak rss after passes 1, 2, 3: ${peaks.join(', ')} MiB`);
       continue;
     }
     const f = await session.forward(batchOf(B, T), weights);
