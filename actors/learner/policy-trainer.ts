@@ -5,7 +5,7 @@
 // trained token also carries the penalty −β·k3 to a reference policy (objective.ts klTerm), scored by the same session
 // with the reference's weights: one more forward pass per micro-batch. A learner group takes the steps itself: it asks
 // for one epoch's gradients as a vector (param-vector.ts) and hands back the group's sum to apply.
-import { AdamW, ModelSession, backwardFlops, forwardFlops, packBatch, trainFlops, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig, type SavedTensors, type TrainBatch } from '../../model/index.js';
+import { AdamW, ModelSession, backwardFlops, forwardFlops, packBatch, trainFlops, type AdamWOptions, type AdamWState, type GraphKind, type ResolvedDecoderConfig, type SavedTensors, type TrainBatch } from '../../model/index.js';
 import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import { LearnerStateError, UpdateNormError } from './errors.js';
 import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
@@ -138,8 +138,9 @@ export class PolicyTrainer {
 
   /** A session over `s.config` on the calling thread, an optimizer from `s.optimizer`, and the trainer over both. */
   static async open(s: TrainerSetup): Promise<PolicyTrainer> {
-    const graphs = s.trainer.twoPhase === false ? ['train', 'score'] as const : ['split', 'score'] as const;
-    const session = await ModelSession.create(s.config, { graphs: [...graphs], intraOpNumThreads: s.threads, allowSpinning: false });
+    // Two-phase scores only the KL reference: without one the scoring graph is not compiled.
+    const graphs: GraphKind[] = s.trainer.twoPhase === false ? ['train', 'score'] : s.trainer.kl ? ['split', 'score'] : ['split'];
+    const session = await ModelSession.create(s.config, { graphs, intraOpNumThreads: s.threads, allowSpinning: false });
     const optimizer = new AdamW(s.adamw);
     if (s.optimizer) optimizer.loadState(s.optimizer);
     return new PolicyTrainer(session, s.params, optimizer, s.trainer);
