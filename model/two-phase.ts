@@ -25,6 +25,14 @@ export interface ForwardResult {
   saved: SavedTensors;
 }
 
+/**
+ * Recompute attention scores and probabilities in the backward half from the saved queries and keys rather than save
+ * them: at rows of ~1,000 tokens they were 70% of the saved bytes (B x H x T² per layer), and every saved byte is
+ * copied out of onnxruntime into a fresh buffer and read back. Sizes are judged at T = 1024: the scores' MatMul is then
+ * ~20x its inputs, the projections' ~2x, so only attention is redone.
+ */
+const ATTENTION_SCORES = { ratio: 4, dims: { B: 1, T: 1024 } };
+
 export class TwoPhaseRunners {
   private constructor(
     private readonly forwardRunner: GraphRunner,
@@ -32,12 +40,12 @@ export class TwoPhaseRunners {
     private readonly params: readonly string[],
   ) {}
 
-  static async create(config: ResolvedDecoderConfig, dtype: 'float32' | 'float64', options: RunnerOptions): Promise<TwoPhaseRunners> {
+  static async create(config: ResolvedDecoderConfig, dtype: 'float32' | 'float64', options: RunnerOptions, recompute = true): Promise<TwoPhaseRunners> {
     const t = buildTrainingGraph(config, dtype);
     const backward: Record<string, Tensor> = {};
     for (const [k, v] of Object.entries(t.outputs)) if (k.startsWith('grad.')) backward[k] = v;
     const dlogp = t.graph.inputs.find((i) => i.name === 'dlogp')!;
-    const s = splitGraph(t.graph, { forward: { logp: t.outputs['logp']!, loss: t.outputs['loss']! }, backward, seeds: [dlogp] }, 'decoder');
+    const s = splitGraph(t.graph, { forward: { logp: t.outputs['logp']!, loss: t.outputs['loss']! }, backward, seeds: [dlogp], ...(recompute ? { expanding: ATTENTION_SCORES } : {}) }, 'decoder');
     const f = await GraphRunner.create(s.forward, options);
     const b = await GraphRunner.create(s.backward, options).catch(async (err: unknown) => { await f.release(); throw err; });
     return new TwoPhaseRunners(f, b, Object.keys(backward).map((k) => k.slice('grad.'.length)));

@@ -5,7 +5,7 @@
 import { topoOrder } from './autodiff.js';
 import { emit, type CompiledGraph } from './emit.js';
 import { GraphSplitError } from './errors.js';
-import type { Graph, Node, Tensor } from './graph.js';
+import type { Dim, Graph, Node, Tensor } from './graph.js';
 
 export interface SplitGraphs {
   /** Inputs: the graph inputs the forward outputs need; outputs: the forward outputs, then `saved.<n>`. */
@@ -23,6 +23,12 @@ export interface SplitSpec {
   backward: Record<string, Tensor>;
   /** Graph inputs that the backward half starts from (fed only to it). */
   seeds: readonly Tensor[];
+  /**
+   * Also redo a MatMul (and the Softmax and elementwise ops after it) in the backward half when its output is at
+   * least `ratio` times the size of what it reads, sizes taken at `dims` for the named dims: attention's scores are
+   * T/D times larger than its saved queries and keys, so recomputing them beats moving them out and back in.
+   */
+  expanding?: { ratio: number; dims: Readonly<Record<string, number>> };
 }
 
 /** Throws GraphSplitError for a seed that is not an input of `graph`, or a forward output that depends on a seed. */
@@ -42,7 +48,7 @@ export function splitGraph(graph: Graph, spec: SplitSpec, name = 'spade'): Split
   for (const [k, t] of Object.entries(spec.forward)) {
     if (late.has(t)) throw new GraphSplitError(`forward output ${k} depends on a seed (${spec.seeds.map((s) => s.name).join(', ')})`, { output: k });
   }
-  const cut = rematerialise(cutOf(Object.values(spec.backward), backwardNodes), backwardNodes, Object.values(spec.backward));
+  const cut = rematerialise(cutOf(Object.values(spec.backward), backwardNodes), backwardNodes, Object.values(spec.backward), spec.expanding);
   // Forward topological order, so the numbering follows the graph definition rather than Set insertion by use.
   const position = new Map(topoOrder([...cut]).map((n, k) => [n, k]));
   const ordered = [...cut].sort((a, b) => position.get(a.producer!)! - position.get(b.producer!)! || a.index - b.index);
@@ -80,14 +86,20 @@ const ELEMENTWISE = new Set(['Exp', 'Neg', 'Sigmoid', 'Tanh', 'Sqrt', 'Reciproca
  * such as 1 − sigmoid(h)), so moves never grow the cut in the end: each costs one elementwise pass in the backward
  * half and saves a tensor. Grows `backwardNodes`; returns the new cut.
  */
-function rematerialise(cut: Set<Tensor>, backwardNodes: Set<Node>, outputs: readonly Tensor[]): Set<Tensor> {
+function rematerialise(cut: Set<Tensor>, backwardNodes: Set<Node>, outputs: readonly Tensor[], expanding?: SplitSpec['expanding']): Set<Tensor> {
+  const size = (t: Tensor): number => t.shape.reduce<number>((n, d) => n * dimSize(d, expanding?.dims ?? {}), 1);
+  const redoOp = (p: Node): boolean =>
+    ELEMENTWISE.has(p.op) || (expanding !== undefined && (MOVES.has(p.op) || p.op === 'Softmax'
+      || (p.op === 'MatMul' && size(p.outputs[0]!) >= expanding.ratio * p.inputs.reduce((n, i) => n + size(i), 0))));
   for (;;) {
     const memo = new Map<Node, boolean>();
     const redoable = (p: Node): boolean => {
       let r = memo.get(p);
       if (r === undefined) {
         memo.set(p, false); // a DAG has no cycles; this only stops a revisit while p is being decided
-        r = ELEMENTWISE.has(p.op) && p.inputs.every((t) => t.producer === null || cut.has(t) || backwardNodes.has(t.producer) || redoable(t.producer));
+        // With `expanding`, an input far smaller than the node's output may join the cut (attention's causal bias).
+        const small = (t: Tensor): boolean => expanding !== undefined && size(t) * expanding.ratio <= size(p.outputs[0]!);
+        r = redoOp(p) && p.inputs.every((t) => t.producer === null || cut.has(t) || backwardNodes.has(t.producer) || small(t) || redoable(t.producer));
         memo.set(p, r);
       }
       return r;
@@ -98,4 +110,13 @@ function rematerialise(cut: Set<Tensor>, backwardNodes: Set<Node>, outputs: read
     for (const p of movable) backwardNodes.add(p);
     cut = cutOf(outputs, backwardNodes);
   }
+}
+
+/** A dim's size: a number, a name in `dims`, or `name±k` and products of those (as ops.ts writes 'T-1', 'B*T'); else 1. */
+function dimSize(d: Dim, dims: Readonly<Record<string, number>>): number {
+  if (typeof d === 'number') return d;
+  return d.split('*').reduce((n, f) => {
+    const m = /^([A-Za-z_]\w*)([+-]\d+)?$/.exec(f.trim());
+    return n * (m ? Math.max(1, (dims[m[1]!] ?? 1) + Number(m[2] ?? 0)) : Number(f) || 1);
+  }, 1);
 }

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { ModelSession, initParameters, type DecoderConfig } from '../../model/index.js';
+const config = (JSON.parse(readFileSync('model/checkpoints/base/config.json', 'utf8')) as { model: DecoderConfig }).model;
+const s = await ModelSession.create(config, { graphs: ['score', 'split'], intraOpNumThreads: 2 });
+const w = initParameters(config, 1);
+const [B, T] = process.argv[2]!.split('x').map(Number) as [number, number];
+const batch = { tokens: BigInt64Array.from({ length: B * T }, (_, i) => BigInt((i * 31 + 7) % config.vocab)), batch: B, time: T, mask: new Float32Array(B * (T - 1)).fill(1) };
+const el = async (f: () => Promise<unknown>) => { const t0 = performance.now(); await f(); return (performance.now() - t0).toFixed(0); };
+await s.score(batch, w); await s.forward(batch, w);
+for (let i = 0; i < 4; i++) console.log('score', await el(() => s.score(batch, w)), 'forward', await el(() => s.forward(batch, w)));
