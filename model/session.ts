@@ -1,5 +1,7 @@
-// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp),
-// a scoring pass (log-probs only, for objectives whose dlogp depends on logp) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
+// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp), the
+// same step in two phases (forward, then backward for a dlogp chosen from its log-probs: two-phase.ts), a scoring
+// pass (log-probs only) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights
+// need no rebuild.
 // Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
 import ort from 'onnxruntime-node';
 import { buildSamplingGraph, buildTrainingGraph, parameterShapes } from './decoder.js';
