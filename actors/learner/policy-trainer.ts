@@ -88,7 +88,7 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   /**
    * Two-phase passes (model/two-phase.ts): the forward half gives log π_θ and keeps what the backward half needs, so a
    * micro-batch costs one forward and one backward; false: a scoring pass and then the one-piece training graph,
-   * whose forward runs again. Absent: true.
+   * whose forward runs again. Absent: false (on this machine the two were even; see docs/loop.md, batching.twoPhase).
    */
   twoPhase?: boolean;
 }
@@ -139,7 +139,7 @@ export class PolicyTrainer {
   /** A session over `s.config` on the calling thread, an optimizer from `s.optimizer`, and the trainer over both. */
   static async open(s: TrainerSetup): Promise<PolicyTrainer> {
     // Two-phase scores only the KL reference: without one the scoring graph is not compiled.
-    const graphs: GraphKind[] = s.trainer.twoPhase === false ? ['train', 'score'] : s.trainer.kl ? ['split', 'score'] : ['split'];
+    const graphs: GraphKind[] = s.trainer.twoPhase !== true ? ['train', 'score'] : s.trainer.kl ? ['split', 'score'] : ['split'];
     const session = await ModelSession.create(s.config, { graphs, intraOpNumThreads: s.threads, allowSpinning: false });
     const optimizer = new AdamW(s.adamw);
     if (s.optimizer) optimizer.loadState(s.optimizer);
@@ -256,7 +256,7 @@ export class PolicyTrainer {
       const cells = packed.batch * packed.time;
       const scoring = { tokens: cells, flops: forwardFlops(this.config, cells, packed.time) };
       // Two-phase: the forward half is the scoring pass ('score'), the backward half the training pass ('train').
-      const twoPhase = this.options.twoPhase !== false;
+      const twoPhase = this.options.twoPhase === true;
       const fwd = twoPhase ? await this.meter.measure('score', scoring, () => this.session.forward(packed, this.weights)) : null;
       const logp = fwd?.logp ?? (await this.meter.measure('score', scoring, () => this.session.score(packed, this.weights))).logp; // (B, T-1)
       const ref = kl ? (await this.meter.measure('score', scoring, () => this.session.score(packed, kl.reference))).logp : null;

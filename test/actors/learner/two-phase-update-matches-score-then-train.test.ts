@@ -36,6 +36,18 @@ t.test('a two-phase update matches the update of a scoring pass and the training
   }
   t.ok(moved > 1e-3, `the update moved the weights (max ${moved.toExponential(2)})`);
   t.ok(diff <= 1e-5, `weights after two epochs agree (max diff ${diff.toExponential(2)})`);
+  // A trainer opened from its setup, as the learner builds one, compiles the graphs two-phase needs (the scoring one
+  // for the KL reference only) and makes the same update.
+  const adamw = { schedule: { peakLr: 1e-2, warmupSteps: 0, decaySteps: 10, minLr: 1e-2 }, weightDecay: 0 };
+  const opened = await PolicyTrainer.open({ config: validateDecoderConfig(TINY), params: initParameters(TINY, 7), optimizer: null, adamw, trainer: { ...options, twoPhase: true }, threads: 1 });
+  t.teardown(() => opened.session.release());
+  await opened.update(rows);
+  let openedDiff = 0;
+  for (const [name, w] of split.weights) {
+    const v = opened.weights.get(name)!;
+    for (let i = 0; i < w.length; i++) openedDiff = Math.max(openedDiff, Math.abs(w[i]! - v[i]!));
+  }
+  t.ok(openedDiff <= 1e-6, `an opened two-phase trainer makes the same update (max diff ${openedDiff.toExponential(2)})`);
 
   // One forward ('score') and one backward ('train', two forwards' FLOPs and the recomputed scores) per micro-batch and epoch, plus the KL
   // reference's scoring pass; the old path's training pass counts three forwards.
