@@ -18,3 +18,11 @@ export function forwardFlops(c: ResolvedDecoderConfig, tokens: number, attended:
 export function trainFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
   return 3 * forwardFlops(c, B * T, T);
 }
+
+/**
+ * The backward half alone (two-phase training, model/two-phase.ts): a gradient per matmul operand, 2x the forward,
+ * plus the attention scores q·kᵀ it recomputes rather than takes saved (half of the forward's attention term).
+ */
+export function backwardFlops(c: ResolvedDecoderConfig, B: number, T: number): number {
+  return 2 * forwardFlops(c, B * T, T) + c.layers * 2 * B * T * T * c.headDim * c.heads;
+}

@@ -12,7 +12,7 @@ export {
   AdamW, DEFAULT_ADAMW_OPTIONS, validateAdamWOptions, decayAllButNormsAndBiases, type AdamWOptions, type AdamWState, type AdamWStepResult,
 } from './optimizer.js';
 export { adamwLoopUpdate, sumOfSquaresLoop, type AdamWLoopScalars } from './adamw-reference.js';
-export { forwardFlops, matmulParams, trainFlops } from './flops.js';
+export { backwardFlops, forwardFlops, matmulParams, trainFlops } from './flops.js';
 export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, type LrScheduleOptions } from './lr-schedule.js';
 export {
   saveCheckpoint, loadCheckpoint, loadCheckpointTokenizer, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
@@ -34,6 +34,7 @@ export * from './graph/index.js';
 export * from './decoder-config.js';
 export * from './decoder.js';
 export * from './session.js';
+export { type ForwardResult, type SavedTensors } from './two-phase.js';
 export * from './sampler/index.js';
 export * from './train-batch.js';
 export { HF_MODEL_TYPES, decoderConfigFromHf, hfConfigFromDecoder, isHfConfig, type HfModelType } from './hf-config.js';

@@ -1,5 +1,7 @@
-// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp),
-// a scoring pass (log-probs only, for objectives whose dlogp depends on logp) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights need no rebuild.
+// Compiled decoder graphs on onnxruntime: a training step (log-probs + parameter gradients for an upstream dlogp), the
+// same step in two phases (forward, then backward for a dlogp chosen from its log-probs: two-phase.ts), a scoring
+// pass (log-probs only) and a sampling step (prefill or decode against a KV cache). Weights are feeds, so new weights
+// need no rebuild.
 // Legend: B batch, T time, S new tokens, P cached tokens, K kv heads, D head size, V vocab.
 import ort from 'onnxruntime-node';
 import { buildSamplingGraph, buildTrainingGraph, parameterShapes } from './decoder.js';
@@ -7,13 +9,17 @@ import { validateDecoderConfig, type DecoderConfig, type ResolvedDecoderConfig }
 import { BakedDecode } from './baked-decode.js';
 import { ModelOptionError } from './errors.js';
 import { GraphRunError, GraphRunner, emit, type RunnerOptions } from './graph/index.js';
+import { TwoPhaseRunners, type ForwardResult, type SavedTensors } from './two-phase.js';
 
 export type Weights = Map<string, Float32Array | Float64Array>;
 
 export interface ModelSessionOptions extends RunnerOptions {
   /** float32 in production; float64 for gradient checks (weights and float feeds must then be Float64Array). */
   dtype?: 'float32' | 'float64';
-  /** Which graphs to compile: 'score' is the training graph's forward half, emitted from the same definition. */
+  /**
+   * Which graphs to compile: 'score' is the training graph's forward half, emitted from the same definition; 'split'
+   * the training graph cut in two for forward()/backward() (compiled on first use when not asked for here).
+   */
   graphs?: GraphKind[];
   /**
    * Decode steps of at most this many rows run on a single-threaded copy of the decode graph (0: never). Such a
@@ -23,8 +29,8 @@ export interface ModelSessionOptions extends RunnerOptions {
   singleThreadDecodeRows?: number;
 }
 
-export type GraphKind = 'train' | 'score' | 'sample';
-const KINDS: readonly GraphKind[] = ['train', 'score', 'sample'];
+export type GraphKind = 'train' | 'score' | 'sample' | 'split';
+const KINDS: readonly GraphKind[] = ['train', 'score', 'sample', 'split'];
 
 export const DEFAULT_MODEL_SESSION_OPTIONS = { dtype: 'float32' as const, graphs: ['train', 'score', 'sample'] as GraphKind[], singleThreadDecodeRows: 8 };
 
@@ -32,7 +38,7 @@ export function validateModelSessionOptions(o: ModelSessionOptions = {}): Requir
   const r = { ...DEFAULT_MODEL_SESSION_OPTIONS, ...o };
   if (!Number.isInteger(r.singleThreadDecodeRows) || r.singleThreadDecodeRows < 0) throw new ModelOptionError('singleThreadDecodeRows', 'an integer >= 0', r.singleThreadDecodeRows);
   if (r.dtype !== 'float32' && r.dtype !== 'float64') throw new ModelOptionError('dtype', "'float32' or 'float64'", r.dtype);
-  if (!Array.isArray(r.graphs) || r.graphs.some((g) => !KINDS.includes(g))) throw new ModelOptionError('graphs', "a list of 'train' | 'score' | 'sample'", r.graphs);
+  if (!Array.isArray(r.graphs) || r.graphs.some((g) => !KINDS.includes(g))) throw new ModelOptionError('graphs', "a list of 'train' | 'score' | 'sample' | 'split'", r.graphs);
   return r;
 }
 
@@ -95,6 +101,8 @@ export class ModelSession {
     readonly smallDecodeRunner: GraphRunner | null = null,
     readonly singleThreadDecodeRows = 0,
     private readonly baked: BakedDecode | null = null,
+    private readonly runnerOptions: RunnerOptions = {},
+    private twoPhase: Promise<TwoPhaseRunners> | null = null,
   ) {
     this.shapes = parameterShapes(config);
   }
@@ -121,7 +129,8 @@ export class ModelSession {
       if (o.singleThreadDecodeRows > 0 && o.intraOpNumThreads !== 1) smallDecode = await GraphRunner.create(decodeGraph, { ...o, intraOpNumThreads: 1 });
     }
     const baked = decode ? new BakedDecode(c, o.dtype, o, smallDecode !== null) : null;
-    return new ModelSession(c, o.dtype, train, score, sample, decode, smallDecode, o.singleThreadDecodeRows, baked);
+    const split = o.graphs.includes('split') ? await TwoPhaseRunners.create(c, o.dtype, o) : null;
+    return new ModelSession(c, o.dtype, train, score, sample, decode, smallDecode, o.singleThreadDecodeRows, baked, o, split && Promise.resolve(split));
   }
 
   /** Wraps each weight array once; the tensor views the caller's array, so in-place optimizer updates are seen. */
@@ -163,6 +172,23 @@ export class ModelSession {
     if (!this.scoreRunner) throw new GraphRunError('this session was created without the scoring graph');
     const out = await this.scoreRunner.run(this.batchFeeds(batch, weights, false));
     return { logp: out['logp']!.data as Float32Array, loss: Number(out['loss']!.data[0]) };
+  }
+
+  /** The training graph's forward half: log-probs, loss, and what backward() needs to give this batch's gradients. */
+  async forward(batch: Omit<TrainBatch, 'dlogp'> & { dlogp?: TrainBatch['dlogp'] }, weights: Weights): Promise<ForwardResult> {
+    const feeds = this.batchFeeds(batch, weights, false);
+    return (await this.splitRunners()).forward(feeds, batch.batch, batch.time);
+  }
+
+  /** Parameter gradients for `batch.dlogp`; `batch` is the one `saved` came from (tokens, mask, temperatures). */
+  async backward(saved: SavedTensors, batch: TrainBatch, weights: Weights): Promise<Map<string, Float32Array | Float64Array>> {
+    if (batch.batch !== saved.batch || batch.time !== saved.time) throw new ModelOptionError('batch', `the forward pass's shape ${saved.batch} x ${saved.time}`, `${batch.batch} x ${batch.time}`);
+    return (await this.splitRunners()).backward(saved, this.batchFeeds(batch, weights, true));
+  }
+
+  private splitRunners(): Promise<TwoPhaseRunners> {
+    // A failed compile is not cached: the next call tries again and throws its own error.
+    return (this.twoPhase ??= TwoPhaseRunners.create(this.config, this.dtype, this.runnerOptions).catch((err: unknown) => { this.twoPhase = null; throw err; }));
   }
 
   private batchFeeds(batch: Omit<TrainBatch, 'dlogp'> & { dlogp?: TrainBatch['dlogp'] }, weights: Weights, needDlogp: boolean): Record<string, ort.Tensor> {
@@ -252,5 +278,6 @@ export class ModelSession {
     await this.decodeRunner?.release();
     await this.smallDecodeRunner?.release();
     await this.baked?.release();
+    await (await this.twoPhase?.catch(() => null))?.release();
   }
 }

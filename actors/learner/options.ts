@@ -72,6 +72,13 @@ export interface LearnerBatchingOptions {
    * longer than 1024 tokens at the default microBatchTokens (docs/reliability.md, resource limits).
    */
   microBatchCells?: number;
+  /**
+   * Run each micro-batch as the training graph's forward half (log π_θ and the tensors its backward reads, kept in
+   * the learner's heap between the two) and then its backward half, instead of a scoring pass and the one-piece
+   * training graph, whose forward is the same work again (model/two-phase.ts). Off by default until measured on a
+   * quiet machine: here the forward half's saved tensors cost about what the second forward saved (docs/loop.md).
+   */
+  twoPhase?: boolean;
 }
 
 /** When weights go out and state goes to disk, counted in updates. */
@@ -167,7 +174,7 @@ export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
   objective: { kind: 'behaviour', clipEps: 0.2, tisCap: 2, sampleTemperature: true, epochs: 1, roleWeights: { designer: 1, agent: 1 }, klBeta: 0 },
   batching: {
     eta: 2, skipZeroAdvantage: true, iterationBatches: 0, minibatchTrajectories: 32, minibatchTokens: 16_384, flushAfterMs: 1_000,
-    microBatchTokens: 8_192, microBatchCells: 2 ** 23,
+    microBatchTokens: 8_192, microBatchCells: 2 ** 23, twoPhase: false,
   },
   cadence: { publishEvery: 1, checkpointEvery: 10, trainOnStop: true },
   checkpoints: { keep: 2, format: 'spade' },
@@ -252,6 +259,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
         flushAfterMs: intAtLeast(0),
         microBatchTokens: intAtLeast(2),
         microBatchCells: intAtLeast(4),
+        twoPhase: s.boolean(),
       },
       { strict: true },
     ),

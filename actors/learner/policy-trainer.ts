@@ -1,11 +1,11 @@
-// One learner update on onnxruntime: score the minibatch under the current weights (log π_θ), turn the per-token
-// objective into dJ/dlogπ, run the training graph for parameter gradients (accumulated over micro-batches), and
-// take an AdamW step, `epochs` times. A token mean per role, mixed by role weights: a token of role r weighs
+// One learner update on onnxruntime: run the training graph's forward half on the minibatch under the current weights
+// (log π_θ), turn the per-token objective into dJ/dlogπ, run its backward half for parameter gradients (accumulated
+// over micro-batches), and take an AdamW step, `epochs` times. A token mean per role, mixed by role weights: a token of role r weighs
 // w_r / (W · N_r), N_r = role r's trained tokens in the minibatch, W = Σ w over the roles present. With `kl`, every
 // trained token also carries the penalty −β·k3 to a reference policy (objective.ts klTerm), scored by the same session
 // with the reference's weights: one more forward pass per micro-batch. A learner group takes the steps itself: it asks
 // for one epoch's gradients as a vector (param-vector.ts) and hands back the group's sum to apply.
-import { AdamW, ModelSession, forwardFlops, packBatch, trainFlops, type AdamWOptions, type AdamWState, type ResolvedDecoderConfig } from '../../model/index.js';
+import { AdamW, ModelSession, backwardFlops, forwardFlops, packBatch, trainFlops, type AdamWOptions, type AdamWState, type GraphKind, type ResolvedDecoderConfig, type SavedTensors, type TrainBatch } from '../../model/index.js';
 import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import { LearnerStateError, UpdateNormError } from './errors.js';
 import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
@@ -85,6 +85,12 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   roleWeights?: Record<Role, number>;
   /** A KL penalty of weight `beta` to the policy with `reference`'s weights (the same architecture); absent: none. */
   kl?: { beta: number; reference: Map<string, Float32Array> };
+  /**
+   * Two-phase passes (model/two-phase.ts): the forward half gives log π_θ and keeps what the backward half needs, so a
+   * micro-batch costs one forward and one backward; false: a scoring pass and then the one-piece training graph,
+   * whose forward runs again. Absent: false (on this machine the two were even; see docs/loop.md, batching.twoPhase).
+   */
+  twoPhase?: boolean;
 }
 
 /** What a trainer is built from, on whichever thread: its model, the weights and optimizer state it starts from. */
@@ -132,7 +138,9 @@ export class PolicyTrainer {
 
   /** A session over `s.config` on the calling thread, an optimizer from `s.optimizer`, and the trainer over both. */
   static async open(s: TrainerSetup): Promise<PolicyTrainer> {
-    const session = await ModelSession.create(s.config, { graphs: ['train', 'score'], intraOpNumThreads: s.threads, allowSpinning: false });
+    // Two-phase scores only the KL reference: without one the scoring graph is not compiled.
+    const graphs: GraphKind[] = s.trainer.twoPhase !== true ? ['train', 'score'] : s.trainer.kl ? ['split', 'score'] : ['split'];
+    const session = await ModelSession.create(s.config, { graphs, intraOpNumThreads: s.threads, allowSpinning: false });
     const optimizer = new AdamW(s.adamw);
     if (s.optimizer) optimizer.loadState(s.optimizer);
     return new PolicyTrainer(session, s.params, optimizer, s.trainer);
@@ -213,6 +221,13 @@ export class PolicyTrainer {
     this.optimizer.loadState(state.optimizer);
   }
 
+  /** A micro-batch's gradients for its dlogp: the backward half of `saved`'s forward, or without it the one-piece graph. */
+  private async backward(packed: TrainBatch, saved: SavedTensors | null): Promise<Map<string, Float32Array | Float64Array>> {
+    const { batch: B, time: T } = packed;
+    if (saved) return this.meter.measure('train', { tokens: B * T, flops: backwardFlops(this.config, B, T) }, () => this.session.backward(saved, packed, this.weights));
+    return (await this.meter.measure('train', { tokens: B * T, flops: trainFlops(this.config, B, T) }, () => this.session.train(packed, this.weights))).grads;
+  }
+
   /**
    * Gradients of −Σ_r w_r/(W·N_r)·Σ J over the role's tokens (roleScales), accumulated over micro-batches.
    * `proximal` holds each row's log π from the first call (filled when empty), the reference of the 'decoupled'
@@ -240,7 +255,10 @@ export class PolicyTrainer {
       const W = packed.time - 1;
       const cells = packed.batch * packed.time;
       const scoring = { tokens: cells, flops: forwardFlops(this.config, cells, packed.time) };
-      const { logp } = await this.meter.measure('score', scoring, () => this.session.score(packed, this.weights)); // (B, T-1)
+      // Two-phase: the forward half is the scoring pass ('score'), the backward half the training pass ('train').
+      const twoPhase = this.options.twoPhase === true;
+      const fwd = twoPhase ? await this.meter.measure('score', scoring, () => this.session.forward(packed, this.weights)) : null;
+      const logp = fwd?.logp ?? (await this.meter.measure('score', scoring, () => this.session.score(packed, this.weights))).logp; // (B, T-1)
       const ref = kl ? (await this.meter.measure('score', scoring, () => this.session.score(packed, kl.reference))).logp : null;
       mb.forEach((r, b) => {
         const n = rowTokens(r);
@@ -264,10 +282,9 @@ export class PolicyTrainer {
           ratioSum += term.ratio;
         }
       });
-      const training = { tokens: cells, flops: trainFlops(this.config, packed.batch, packed.time) };
-      const out = await this.meter.measure('train', training, () => this.session.train(packed, this.weights));
-      if (grads === null) grads = new Map([...out.grads].map(([k, g]) => [k, Float32Array.from(g)]));
-      else for (const [k, g] of out.grads) {
+      const out = await this.backward(packed, fwd?.saved ?? null);
+      if (grads === null) grads = new Map([...out].map(([k, g]) => [k, Float32Array.from(g)]));
+      else for (const [k, g] of out) {
         const acc = grads.get(k)!;
         for (let i = 0; i < acc.length; i++) acc[i]! += g[i]!;
       }

@@ -4,13 +4,13 @@ import { MissingVjpRuleError, VjpContractError } from './errors.js';
 import { isFloat, type Node, type Tensor } from './graph.js';
 import { RULES, type VjpRule } from './rules.js';
 
-/** Nodes that `outputs` depend on, in topological order (inputs before users). */
-export function topoOrder(outputs: readonly Tensor[]): Node[] {
+/** Nodes that `outputs` depend on, in topological order (inputs before users); the walk does not go past `stop`. */
+export function topoOrder(outputs: readonly Tensor[], stop: ReadonlySet<Tensor> = new Set()): Node[] {
   const order: Node[] = [];
   const seen = new Set<Node>();
   const stack: [Node, number][] = [];
   for (const o of outputs) {
-    if (!o.producer || seen.has(o.producer)) continue;
+    if (!o.producer || seen.has(o.producer) || stop.has(o)) continue;
     seen.add(o.producer);
     stack.push([o.producer, 0]);
     while (stack.length) {
@@ -18,8 +18,9 @@ export function topoOrder(outputs: readonly Tensor[]): Node[] {
       const [node, k] = top;
       if (k < node.inputs.length) {
         top[1]++;
-        const p = node.inputs[k]!.producer;
-        if (p && !seen.has(p)) { seen.add(p); stack.push([p, 0]); }
+        const input = node.inputs[k]!;
+        const p = input.producer;
+        if (p && !seen.has(p) && !stop.has(input)) { seen.add(p); stack.push([p, 0]); }
       } else {
         stack.pop();
         order.push(node);

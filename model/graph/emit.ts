@@ -38,13 +38,17 @@ function initializer(t: Tensor): onnxProto.onnx.ITensorProto {
   return { name: t.name, dataType: ONNX_DTYPE[t.dtype], dims: t.shape as number[], rawData: new Uint8Array(v.buffer, v.byteOffset, v.byteLength) };
 }
 
-export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spade'): CompiledGraph {
+/**
+ * `leaves`: computed tensors fed as graph inputs under the given names instead of computed (the backward half of a
+ * split graph takes the forward half's saved tensors this way, split.ts); they come after the graph's own inputs.
+ */
+export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spade', leaves: ReadonlyMap<Tensor, string> = new Map()): CompiledGraph {
   const outTensors = Object.values(outputs);
-  const nodes = topoOrder(outTensors);
+  const nodes = topoOrder(outTensors, new Set(leaves.keys()));
   const used = new Set<Tensor>(outTensors);
   for (const n of nodes) for (const i of n.inputs) used.add(i);
   // An output takes over its tensor's name; a tensor that is a leaf or already named gets an Identity node instead.
-  const names = new Map<Tensor, string>();
+  const names = new Map<Tensor, string>(leaves);
   const aliases: [string, Tensor][] = [];
   for (const [outName, t] of Object.entries(outputs)) {
     if (t.producer && !names.has(t)) names.set(t, outName);
@@ -52,11 +56,12 @@ export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spad
   }
   const nameOf = (t: Tensor): string => names.get(t) ?? t.name;
   const extra: onnxProto.onnx.INodeProto[] = aliases.map(([outName, t]) => ({ opType: 'Identity', input: [nameOf(t)], output: [outName] }));
-  const inputs = graph.inputs.filter((t) => used.has(t));
+  const inputs = [...graph.inputs.filter((t) => used.has(t)), ...[...leaves.keys()].filter((t) => used.has(t))];
   const seenNames = new Set<string>();
   for (const t of inputs) {
-    if (seenNames.has(t.name)) throw new GraphError(`two graph inputs are named ${t.name}`, { code: 'GRAPH_DUPLICATE_INPUT', data: { name: t.name } });
-    seenNames.add(t.name);
+    const n = nameOf(t);
+    if (seenNames.has(n)) throw new GraphError(`two graph inputs are named ${n}`, { code: 'GRAPH_DUPLICATE_INPUT', data: { name: n } });
+    seenNames.add(n);
   }
   const model = onnx.ModelProto.create({
     irVersion: 8,
@@ -64,7 +69,7 @@ export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spad
     opsetImport: [{ domain: '', version: OPSET }],
     graph: {
       name,
-      input: inputs.map((t) => valueInfo(t.name, t.dtype, t.shape)),
+      input: inputs.map((t) => valueInfo(nameOf(t), t.dtype, t.shape)),
       output: Object.entries(outputs).map(([n, t]) => valueInfo(n, t.dtype)),
       initializer: graph.constants.filter((t) => used.has(t)).map(initializer),
       node: [
@@ -81,7 +86,7 @@ export function emit(graph: Graph, outputs: Record<string, Tensor>, name = 'spad
   });
   return {
     bytes: onnx.ModelProto.encode(model).finish(),
-    inputs: inputs.map((t) => ({ name: t.name, dtype: t.dtype, shape: t.shape })),
+    inputs: inputs.map((t) => ({ name: nameOf(t), dtype: t.dtype, shape: t.shape })),
     outputs: Object.entries(outputs).map(([n, t]) => ({ name: n, dtype: t.dtype, shape: t.shape })),
     nodeCount: nodes.length + extra.length,
   };

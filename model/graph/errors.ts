@@ -61,3 +61,14 @@ export class GraphRunError extends GraphError {
 export function isGraphRunError(err: unknown): err is GraphRunError {
   return err instanceof GraphRunError;
 }
+
+/** A graph that cannot be split into forward and backward halves at its seeds (split.ts). */
+export class GraphSplitError extends GraphError {
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super(message, { code: 'GRAPH_SPLIT', data });
+  }
+}
+
+export function isGraphSplitError(err: unknown): err is GraphSplitError {
+  return err instanceof GraphSplitError;
+}

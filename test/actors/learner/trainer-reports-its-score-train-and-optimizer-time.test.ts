@@ -22,6 +22,7 @@ t.test('score, train and optimizer phases are counted on both placements', async
   t.equal(p.optimizer!.calls, 2, 'one optimizer step per epoch (2)');
   t.equal(p.train!.calls, 2 * mbs, 'one training pass per micro-batch and epoch');
   t.equal(p.score!.calls, 2 * mbs, 'one scoring pass per micro-batch and epoch');
+  // The one-piece path (twoPhase off, the default); two-phase's counts are two-phase-update-matches-score-then-train's.
   t.equal(p.train!.flops, 3 * p.score!.flops, 'a training pass counts three forwards of the batch it scores');
   t.ok(p.train!.tokens >= rs.reduce((n, r) => n + r.tokens.length, 0) * 2, 'its tokens include the padding it computes');
   for (const phase of ['score', 'train', 'optimizer']) {
