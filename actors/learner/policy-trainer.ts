@@ -29,7 +29,7 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   /**
    * Two-phase passes (model/two-phase.ts): the forward half gives log π_θ and keeps what the backward half needs, so a
    * micro-batch costs one forward and one backward; false: a scoring pass and then the one-piece training graph,
-   * whose forward runs again. Absent: false (on this machine the two were even; see docs/loop.md, batching.twoPhase).
+   * whose forward runs again. Absent: false here; the learner's `batching.twoPhase` defaults to true (docs/loop.md).
    */
   twoPhase?: boolean;
 }
