@@ -73,11 +73,9 @@ export interface LearnerBatchingOptions {
    */
   microBatchCells?: number;
   /**
-   * Run each micro-batch as the training graph's forward half (log π_θ and the tensors its backward reads, kept in
-   * the learner's heap between the two) and then its backward half, instead of a scoring pass and the one-piece
-   * training graph, whose forward is the same work again (model/two-phase.ts). On by default: on a quiet machine it
-   * took as long a time per micro-batch, 7–15% less learner CPU per trained token and 0.4–0.9 GB less peak RSS in
-   * bench:loop (docs/loop.md, batching.twoPhase); false restores the old path.
+   * Each micro-batch as the training graph's forward half (log π_θ and what its backward reads) then its backward
+   * half, instead of a scoring pass and the one-piece graph, whose forward is the same work again (model/two-phase.ts).
+   * Default true: as fast, less learner CPU per token and less peak RSS (docs/loop.md, batching.twoPhase).
    */
   twoPhase?: boolean;
 }
@@ -252,14 +250,8 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
     ),
     batching: s.object(
       {
-        eta: intAtLeast(0),
-        skipZeroAdvantage: s.boolean(),
-        iterationBatches: intAtLeast(0),
-        minibatchTrajectories: intAtLeast(1),
-        minibatchTokens: intAtLeast(1),
-        flushAfterMs: intAtLeast(0),
-        microBatchTokens: intAtLeast(2),
-        microBatchCells: intAtLeast(4),
+        eta: intAtLeast(0), skipZeroAdvantage: s.boolean(), iterationBatches: intAtLeast(0), minibatchTrajectories: intAtLeast(1),
+        minibatchTokens: intAtLeast(1), flushAfterMs: intAtLeast(0), microBatchTokens: intAtLeast(2), microBatchCells: intAtLeast(4),
         twoPhase: s.boolean(),
       },
       { strict: true },
