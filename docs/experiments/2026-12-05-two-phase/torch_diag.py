@@ -1,7 +1,7 @@
 # Where torch's training step goes: exec bench/torch_baseline.py's definitions (up to its thread probe), then time the
-# step at the given thread count and print the profiler's top ops. Usage: torch_diag.py MODEL_DIR THREADS [profile]
-import sys, json, time, ctypes
-src = open('/work/main/bench/torch_baseline.py').read()
+# step at the given thread count and, with DIAG_PROFILE=1, print the profiler's top ops. Usage: torch_diag.py MODEL_DIR THREADS
+import ctypes, json, os, sys, time
+src = open(os.path.join(os.path.dirname(__file__), '../../../bench/torch_baseline.py')).read()
 src = src[:src.index('# The stronger peer')]
 model_dir, threads = sys.argv[1], int(sys.argv[2])
 sys.argv = ['x', model_dir, json.dumps({'batch': 8, 'time': 128, 'repeats': 5, 'newTokens': 48, 'rows': [1], 'threads': threads})]
@@ -25,9 +25,6 @@ t = time.perf_counter()
 for _ in range(10): a @ b
 mm = (time.perf_counter() - t) / 10
 print(json.dumps({'threads': threads, 'stepMsMedian': round(ms[3], 1), 'stepMs': [round(x, 1) for x in ms], 'mm1024Gflops': round(2 * 1024**3 / mm / 1e9, 1)}))
-if len(sys.argv) > 3 or 'profile' in sys.argv[1:]:
-    pass
-import os
 if os.environ.get('DIAG_PROFILE'):
     from torch.profiler import profile, ProfilerActivity
     with profile(activities=[ProfilerActivity.CPU]) as prof:
