@@ -6,20 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ModelSession, initParameters, type DecoderConfig } from '../model/index.js';
+import { median } from './loop-arm-figures.js';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : fallback;
 };
 const shapesOf = (s: string): [number, number][] => (s ? s.split(',').map((x) => x.split('x').map(Number) as [number, number]) : []);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
   const config = (JSON.parse(readFileSync(new URL('../../model/checkpoints/base/config.json', import.meta.url), 'utf8')) as { model: DecoderConfig }).model;
   const reps = Number(arg('reps', '5')), threads = Number(arg('threads', '2'));
-  const rssPath = arg('rss', '');
-  const graphs = rssPath === 'old' ? ['train', 'score'] as const : rssPath === 'split' ? ['split'] as const : ['train', 'score', 'split'] as const;
+  const rss = arg('rss', '');
+  const graphs = rss === 'old' ? ['train', 'score'] as const : rss === 'split' ? ['split'] as const : ['train', 'score', 'split'] as const;
   const session = await ModelSession.create(config, { graphs: [...graphs], intraOpNumThreads: threads });
   const weights = initParameters(config, 1); // timing and sizes do not depend on the values
   const batchOf = (B: number, T: number) => ({
@@ -32,7 +32,6 @@ async function main(): Promise<void> {
     return performance.now() - t0;
   };
   console.log(`base config ${JSON.stringify(config)}; threads ${threads}; load average ${load()}`);
-  const rss = rssPath;
   for (const [B, T] of shapesOf(arg('bytes', '4x1000,8x600'))) {
     if (rss) {
       // Peak RSS of one pass of one path, in a process that ran nothing else (run once per path).
