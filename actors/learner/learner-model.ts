@@ -68,7 +68,7 @@ export async function loadLearnerModel(stateDir: string, o: ResolvedLearnerOptio
   if (misfit) throw new LearnerStateError(`${origin} weights: ${misfit.says('the model config needs shape')}`, { name: misfit.name, origin });
   const { klBeta, ...objective } = o.objective;
   const kl = klBeta > 0 ? { kl: { beta: klBeta, reference: await klReference(origin, params, config, o) } } : {};
-  const trainerOptions = { ...objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells, twoPhase: o.batching.twoPhase, ...kl };
+  const trainerOptions = { ...objective, microBatchTokens: o.batching.microBatchTokens, microBatchCells: o.batching.microBatchCells, microBatchPassTokens: o.batching.microBatchPassTokens, twoPhase: o.batching.twoPhase, ...kl };
   const trainer = await placeTrainer({ config, params, optimizer: optimizerState ?? null, adamw: o.adamw, trainer: trainerOptions, threads }, o.host.ownThread);
   return { config, trainer, tokenizer, state, origin, ...(hfConfig !== undefined ? { hfConfig } : {}) };
 }

@@ -6,6 +6,7 @@ import { OptionsError, resolveOptions } from '../../runtime/options.js';
 import * as s from '../../runtime/schema.js';
 import { movedLearnerPath } from './flat-keys.js';
 import type { ObjectiveKind } from './objective.js';
+import { DEFAULT_PASS_TOKENS } from './micro-batches.js';
 
 /** Where the weights come from when the learner has no checkpoint of its own. */
 export interface LearnerInitOptions {
@@ -66,17 +67,16 @@ export interface LearnerBatchingOptions {
   flushAfterMs?: number;
   /** Bound on one forward/backward pass: rows x padded length. Larger minibatches accumulate gradients. */
   microBatchTokens?: number;
-  /**
-   * Bound on one pass's attention, rows x padded length²: each attention tensor of the training graph holds heads x
+  /** What one more pass costs, in padded tokens: rows are cut into passes by length where that saves more padding. */
+  microBatchPassTokens?: number;
+  /** Bound on one pass's attention, rows x padded length²: each attention tensor of the training graph holds heads x
    * this many values, and onnxruntime's arena keeps the largest pass's blocks for good. 2^23 bites only on rows
-   * longer than 1024 tokens at the default microBatchTokens (docs/reliability.md, resource limits).
-   */
+   * longer than 1024 tokens at the default microBatchTokens (docs/reliability.md, resource limits). */
   microBatchCells?: number;
   /**
    * Each micro-batch as the training graph's forward half (log π_θ and what its backward reads) then its backward
    * half, instead of a scoring pass and the one-piece graph, whose forward is the same work again (model/two-phase.ts).
-   * Default true: as fast, less learner CPU per token and less peak RSS (docs/loop.md, batching.twoPhase).
-   */
+   * Default true: less learner CPU per token and less peak RSS (docs/loop.md, batching.twoPhase). */
   twoPhase?: boolean;
 }
 
@@ -173,7 +173,7 @@ export const DEFAULT_LEARNER_OPTIONS: ResolvedLearnerOptions = {
   objective: { kind: 'behaviour', clipEps: 0.2, tisCap: 2, sampleTemperature: true, epochs: 1, roleWeights: { designer: 1, agent: 1 }, klBeta: 0 },
   batching: {
     eta: 2, skipZeroAdvantage: true, iterationBatches: 0, minibatchTrajectories: 32, minibatchTokens: 16_384, flushAfterMs: 1_000,
-    microBatchTokens: 8_192, microBatchCells: 2 ** 23, twoPhase: true,
+    microBatchTokens: 8_192, microBatchPassTokens: DEFAULT_PASS_TOKENS, microBatchCells: 2 ** 23, twoPhase: true,
   },
   cadence: { publishEvery: 1, checkpointEvery: 10, trainOnStop: true },
   checkpoints: { keep: 2, format: 'spade' },
@@ -252,7 +252,7 @@ export const LEARNER_OPTIONS_SCHEMA: s.Check<ResolvedLearnerOptions> = s.object(
       {
         eta: intAtLeast(0), skipZeroAdvantage: s.boolean(), iterationBatches: intAtLeast(0), minibatchTrajectories: intAtLeast(1),
         minibatchTokens: intAtLeast(1), flushAfterMs: intAtLeast(0), microBatchTokens: intAtLeast(2), microBatchCells: intAtLeast(4),
-        twoPhase: s.boolean(),
+        microBatchPassTokens: intAtLeast(0), twoPhase: s.boolean(),
       },
       { strict: true },
     ),

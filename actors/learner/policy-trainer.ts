@@ -9,10 +9,12 @@ import { AdamW, ModelSession, backwardFlops, forwardFlops, packBatch, trainFlops
 import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import { LearnerStateError, UpdateNormError } from './errors.js';
 import { klTerm, tokenTerm, type ObjectiveOptions } from './objective.js';
+import { microBatches } from './micro-batches.js';
 import { fromVector, toVector, vectorOrder, weightsHash } from './param-vector.js';
 import { ROLES, roleOf, roleTokens, rowTokens, type Role, type Row } from './rows.js';
 import type { AppliedStep, EpochGradients, GradientStats, UpdateStats } from './update-stats.js';
 
+export { DEFAULT_PASS_TOKENS, microBatches } from './micro-batches.js';
 export { noUpdateStats, type AppliedStep, type EpochGradients, type GradientStats, type RoleUpdateStats, type UpdateStats } from './update-stats.js';
 
 export interface PolicyTrainerOptions extends ObjectiveOptions {
@@ -22,6 +24,8 @@ export interface PolicyTrainerOptions extends ObjectiveOptions {
   microBatchTokens: number;
   /** Bound on one pass's attention: rows x padded length² (absent: none); a longer row goes alone. */
   microBatchCells?: number;
+  /** What one more pass costs in padded tokens, when cutting micro-batches by length (micro-batches.ts; absent: its default). */
+  microBatchPassTokens?: number;
   /** Weight of each role's token mean (absent: 1 each). */
   roleWeights?: Record<Role, number>;
   /** A KL penalty of weight `beta` to the policy with `reference`'s weights (the same architecture); absent: none. */
@@ -51,23 +55,6 @@ export function roleScales(norm: Record<Role, number>, weights: Record<Role, num
   const W = ROLES.reduce((a, r) => a + (norm[r] > 0 ? weights[r] : 0), 0);
   const out = { designer: 0, agent: 0 };
   for (const r of ROLES) out[r] = norm[r] > 0 && W > 0 ? weights[r] / (W * norm[r]) : 0;
-  return out;
-}
-
-/** Greedy packing of length-sorted rows so that rows × longest ≤ budget (a single longer row goes alone). */
-export function microBatches(rows: readonly Row[], budget: number, cells = Infinity): Row[][] {
-  const sorted = [...rows].sort((a, b) => b.tokens.length - a.tokens.length);
-  const out: Row[][] = [];
-  let cur: Row[] = [];
-  for (const r of sorted) {
-    const width = cur.length > 0 ? cur[0]!.tokens.length : r.tokens.length;
-    if (cur.length > 0 && ((cur.length + 1) * width > budget || (cur.length + 1) * width * width > cells)) {
-      out.push(cur);
-      cur = [];
-    }
-    cur.push(r);
-  }
-  if (cur.length > 0) out.push(cur);
   return out;
 }
 
@@ -187,7 +174,7 @@ export class PolicyTrainer {
     let loss = 0, clipped = 0, truncated = 0, ratioSum = 0, klSum = 0;
     const kl = this.options.kl;
     let grads: Map<string, Float32Array> | null = null;
-    for (const mb of microBatches(rows, this.options.microBatchTokens, this.options.microBatchCells)) {
+    for (const mb of microBatches(rows, this.options.microBatchTokens, this.options.microBatchCells, this.options.microBatchPassTokens)) {
       const packed = packBatch(mb.map((r) => {
         const mask = new Array<number>(r.tokens.length - 1).fill(0);
         for (const p of r.positions) mask[p - 1] = 1; // prediction p − 1 scores token p
