@@ -6,8 +6,7 @@
 // Flags: --rows FILE, --from N --to N (lines), --costs 0,64,128, --reps 3, --threads 1.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { microBatches } from '../actors/learner/micro-batches.js';
-import type { Row } from '../actors/learner/rows.js';
+import { microBatches, type Row } from '../actors/learner/index.js';
 import { ModelSession, initParameters, packBatch, type DecoderConfig } from '../model/index.js';
 import { repoPath } from '../runtime/paths.js';
 import { median } from './loop-arm-figures.js';
