@@ -1,6 +1,6 @@
 // Micro-batches cut by length against the old greedy packing (npm run bench:micro-batches): the rows of real learner
-// minibatches (logged from a bench:loop round: docs/experiments/2026-12-05-micro-batches/rows-logged.txt, one
-// micro-batch a line, each row's role and length), replayed with pseudo-random tokens through the base checkpoint's
+// passes (logged from a bench:loop round: docs/experiments/2026-12-05-micro-batches/rows-logged.txt, one old pass a
+// line, each row's role and length; each line is re-cut on its own, so the gain is a lower bound on a minibatch's), replayed with pseudo-random tokens through the base checkpoint's
 // shape as two-phase forward + backward passes, grouped the old way and by actors/learner/micro-batches.ts at each
 // pass cost. Interleaved reps (alternating order), medians, and the range of the per-rep ratios to greedy.
 // Flags: --rows FILE, --from N --to N (lines), --costs 0,64,128, --reps 3, --threads 1.
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     }
     return performance.now() - t0;
   };
-  console.log(`${minibatches.length} logged minibatches, base model shape, ${threads} thread(s), ${reps} reps; load ${load()}`);
+  console.log(`${minibatches.length} logged passes, base model shape, ${threads} thread(s), ${reps} reps; load ${load()}`);
   await run([plans.greedy![0]!]); // warm-up: the arena's first allocations
   const ms: Record<string, number[]> = Object.fromEntries(Object.keys(plans).map((n) => [n, []]));
   for (let i = 0; i < reps; i++) {
