@@ -1,8 +1,9 @@
 // Micro-batches cut by length against the old greedy packing (npm run bench:micro-batches): the rows of real learner
 // passes (logged from a bench:loop round: docs/experiments/2026-12-05-micro-batches/rows-logged.txt, one old pass a
-// line, each row's role and length; each line is re-cut on its own, so the gain is a lower bound on a minibatch's), replayed with pseudo-random tokens through the base checkpoint's
-// shape as two-phase forward + backward passes, grouped the old way and by actors/learner/micro-batches.ts at each
-// pass cost. Interleaved reps (alternating order), medians, and the range of the per-rep ratios to greedy.
+// line, each row's role and length; each line is re-cut on its own, so the gain is a lower bound on a minibatch's),
+// replayed with pseudo-random tokens through the base checkpoint's shape as two-phase forward + backward passes,
+// grouped the old way and by actors/learner/micro-batches.ts at each pass cost. Interleaved reps (alternating order),
+// medians, and the range of the per-rep ratios to greedy.
 // Flags: --rows FILE, --from N --to N (lines), --costs 0,64,128, --reps 3, --threads 1.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
