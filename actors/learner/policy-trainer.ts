@@ -14,7 +14,6 @@ import { fromVector, toVector, vectorOrder, weightsHash } from './param-vector.j
 import { ROLES, roleOf, roleTokens, rowTokens, type Role, type Row } from './rows.js';
 import type { AppliedStep, EpochGradients, GradientStats, UpdateStats } from './update-stats.js';
 
-export { DEFAULT_PASS_TOKENS, microBatches } from './micro-batches.js';
 export { noUpdateStats, type AppliedStep, type EpochGradients, type GradientStats, type RoleUpdateStats, type UpdateStats } from './update-stats.js';
 
 export interface PolicyTrainerOptions extends ObjectiveOptions {

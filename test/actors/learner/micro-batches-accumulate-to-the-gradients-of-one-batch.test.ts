@@ -3,7 +3,7 @@
 import t from 'tap';
 import { ModelSession } from '../../../model/index.js';
 import { trajectoryRows } from '../../../actors/learner/index.js';
-import { microBatches } from '../../../actors/learner/policy-trainer.js';
+import { microBatches } from '../../../actors/learner/micro-batches.js';
 import { TINY, tinyTrainer, traj } from './tiny.js';
 
 t.test('micro-batches accumulate to the same gradients as one batch', async (t) => {

@@ -4,7 +4,7 @@
 // micro-batches-accumulate-to-the-gradients-of-one-batch.
 import t from 'tap';
 import type { Row } from '../../../actors/learner/index.js';
-import { microBatches } from '../../../actors/learner/policy-trainer.js';
+import { microBatches } from '../../../actors/learner/micro-batches.js';
 import { DEFAULT_LEARNER_OPTIONS } from '../../../actors/learner/options.js';
 
 const rows = (lengths: number[]): Row[] => lengths.map((n) => ({ tokens: new Array<number>(n).fill(1) }) as unknown as Row);

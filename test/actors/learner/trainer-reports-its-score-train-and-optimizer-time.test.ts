@@ -3,7 +3,7 @@
 // reports the same counts with its replies.
 import t from 'tap';
 import { ModelSession, initParameters } from '../../../model/index.js';
-import { microBatches } from '../../../actors/learner/policy-trainer.js';
+import { microBatches } from '../../../actors/learner/micro-batches.js';
 import { TINY } from './tiny.js';
 import { localTrainer, rows, startTrainerThread } from './trainer-thread-setup.js';
 

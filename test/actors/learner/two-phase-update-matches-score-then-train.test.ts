@@ -4,7 +4,8 @@
 import t from 'tap';
 import { AdamW, ModelSession, backwardFlops, initParameters, validateDecoderConfig } from '../../../model/index.js';
 import { PolicyTrainer, trajectoryRows } from '../../../actors/learner/index.js';
-import { microBatches, type PolicyTrainerOptions } from '../../../actors/learner/policy-trainer.js';
+import { microBatches } from '../../../actors/learner/micro-batches.js';
+import type { PolicyTrainerOptions } from '../../../actors/learner/policy-trainer.js';
 import { TINY, traj } from './tiny.js';
 
 t.test('a two-phase update matches the update of a scoring pass and the training graph', async (t) => {
