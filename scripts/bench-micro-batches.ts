@@ -39,11 +39,11 @@ async function main(): Promise<void> {
     .map((l) => (JSON.parse(l.slice(l.indexOf(' ') + 1)) as { roles: string }).roles.split(',').map((r) => Number(r.slice(1))));
   let k = 1;
   const token = (): number => (k = (k * 1_103_515_245 + 12_345) % 2 ** 31) % config.vocab;
-  const minibatches = logged.map((lengths) => lengths.map((n) => ({ tokens: Array.from({ length: n }, token) }) as unknown as Row));
+  const passes = logged.map((lengths) => lengths.map((n) => ({ tokens: Array.from({ length: n }, token) }) as unknown as Row));
   const session = await ModelSession.create(config, { graphs: ['split'], intraOpNumThreads: threads, allowSpinning: false });
   const weights = initParameters(config, 1); // the time does not depend on the values
-  const plans: Record<string, Row[][][]> = { greedy: minibatches.map((m) => greedy(m, 8_192)) };
-  for (const c of arg('costs', '0,64,128').split(',').map(Number)) plans[`cost ${c}`] = minibatches.map((m) => microBatches(m, 8_192, 2 ** 23, c));
+  const plans: Record<string, Row[][][]> = { greedy: passes.map((m) => greedy(m, 8_192)) };
+  for (const c of arg('costs', '0,64,128').split(',').map(Number)) plans[`cost ${c}`] = passes.map((m) => microBatches(m, 8_192, 2 ** 23, c));
   const run = async (plan: Row[][][]): Promise<number> => {
     const t0 = performance.now();
     for (const mb of plan.flat()) {
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     }
     return performance.now() - t0;
   };
-  console.log(`${minibatches.length} logged passes, base model shape, ${threads} thread(s), ${reps} reps; load ${load()}`);
+  console.log(`${passes.length} logged passes, base model shape, ${threads} thread(s), ${reps} reps; load ${load()}`);
   await run([plans.greedy![0]!]); // warm-up: the arena's first allocations
   const ms: Record<string, number[]> = Object.fromEntries(Object.keys(plans).map((n) => [n, []]));
   for (let i = 0; i < reps; i++) {
