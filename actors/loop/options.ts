@@ -112,6 +112,11 @@ export interface LoopOptions {
      * so the host's actors, sandbox client and NATS client run while the model decodes. false = on the main thread.
      */
     ownThread: boolean;
+    /**
+     * Sampler threads side by side (ownThread only): each takes a share of maxBatch and its requests, with one
+     * intra-op thread when threads is 0. Decoding data-parallel over cores (model/sampler/shards.ts).
+     */
+    shards: number;
   };
   corpus: {
     /** JSONL files or directories; empty = the shipped default corpus. */
@@ -157,7 +162,7 @@ export const DEFAULT_LOOP_OPTIONS: LoopOptions = {
   ablations: { fixedEnvs: false, noCorpus: false, noMemory: false, noHintRegret: false },
   policy: {
     checkpoint: 'model/checkpoints/base', missingCheckpoint: 'init', tokenizer: 'bpe-2048',
-    init: { ...DEFAULT_POLICY_MODEL, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true,
+    init: { ...DEFAULT_POLICY_MODEL, seed: 0 }, maxBatch: 32, seed: 0, threads: 0, weightSync: true, ownThread: true, shards: 1,
   },
   corpus: { paths: [] },
   library: '',
@@ -194,6 +199,7 @@ export const LOOP_OPTIONS_SCHEMA: s.Check<LoopOptions> = s.object(
         threads: s.int({ min: 0, max: 1024 }),
         weightSync: s.boolean(),
         ownThread: s.boolean(),
+        shards: s.int({ min: 1, max: 64 }),
       },
       { strict: true },
     ),
@@ -216,6 +222,7 @@ export function validateLoopOptions(input: LoopOptionsInput = {}, path = 'loop')
   if (width % heads !== 0 || (width / heads) % 2 !== 0)
     throw new OptionsError(`${path}.policy.init.width`, `a multiple of heads (${heads}) with an even head size`, width);
   if (kvHeads !== undefined && heads % kvHeads !== 0) throw new OptionsError(`${path}.policy.init.kvHeads`, `a divisor of heads (${heads})`, kvHeads);
+  if (o.policy.shards > 1 && !o.policy.ownThread) throw new OptionsError(`${path}.policy.shards`, '1 when policy.ownThread is false (shards are sampler threads)', o.policy.shards);
   // Checked here so a bad value fails at start; the actors resolve them again from these partial forms.
   validateEvaluatorOptions(o.evaluator, `${path}.evaluator`);
   validateLearnerOptions(o.learner, `${path}.learner`);

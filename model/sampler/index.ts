@@ -5,3 +5,4 @@ export * from './token-pick.js';
 export * from './kv-batch.js';
 export * from './thread.js';
 export * from './prefix-cache.js';
+export * from './shards.js';

@@ -5,7 +5,7 @@ import {
   initParameters, loadModel as loadModelDir, ModelSession, parameterShapes, promptFormat, validateDecoderConfig,
   type DecoderConfig, type PromptFormat, type ResolvedDecoderConfig, type Weights,
 } from '../../../model/index.js';
-import { Sampler, ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
+import { Sampler, ShardedSampler, ThreadSampler, type SamplerHandle } from '../../../model/sampler/index.js';
 import { addPhaseSource } from '../../../runtime/work-profile.js';
 import { watchIntoSampler, type WeightSyncConnection, type WeightWatcher } from '../../../weight-sync/index.js';
 import type { Sample } from '../messages.js';
@@ -100,11 +100,15 @@ export class PolicyService implements Policy {
     let session: ModelSession | null = null;
     let sampler: SamplerHandle;
     if (o.policy.ownThread) {
-      sampler = await ThreadSampler.start({
-        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, threads: o.policy.threads, codec: m.format,
-        onError: (err) => log(`policy: ${err.message}; the requests it held failed, the next one restarts it`),
-      }).catch((err: Error) => {
-        throw new PolicyError(`cannot start the sampler thread: ${err.message}`, {}, err);
+      const shards = o.policy.shards ?? 1;
+      const thread = {
+        config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, codec: m.format,
+        // Shards split the cores between them: one intra-op thread each unless threads says otherwise.
+        threads: shards > 1 && o.policy.threads === 0 ? 1 : o.policy.threads,
+        onError: (err: Error) => log(`policy: ${err.message}; the requests it held failed, the next one restarts it`),
+      };
+      sampler = await (shards > 1 ? ShardedSampler.startThreads(shards, thread) : ThreadSampler.start(thread)).catch((err: Error) => {
+        throw new PolicyError(`cannot start the sampler thread${shards > 1 ? 's' : ''}: ${err.message}`, {}, err);
       });
     } else {
       session = await ModelSession.create(m.config, { graphs: ['sample'], intraOpNumThreads: o.policy.threads, allowSpinning: false });
@@ -124,7 +128,7 @@ export class PolicyService implements Policy {
         throw err;
       }
     }
-    log(`policy: ${m.source}, version ${m.version}, ${m.format.kind} prompts, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
+    log(`policy: ${m.source}, version ${m.version}${(o.policy.shards ?? 1) > 1 && o.policy.ownThread ? `, ${o.policy.shards} sampler shards` : ''}, ${m.format.kind} prompts, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
     return new PolicyService(m.config, session, sampler, m.format, m.source, watcher);
   }
 

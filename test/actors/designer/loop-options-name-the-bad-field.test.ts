@@ -12,6 +12,8 @@ t.test('errors name the field', async (t) => {
     [{ ablations: { fixedEnvs: 'yes' } }, 'loop.ablations.fixedEnvs'],
     [{ policy: { init: { width: 30, heads: 4 } } }, 'loop.policy.init.width'],
     [{ policy: { checkpoint: '' } }, 'loop.policy.checkpoint'],
+    [{ policy: { shards: 0 } }, 'loop.policy.shards'],
+    [{ policy: { shards: 2, ownThread: false } }, 'loop.policy.shards'],
     [{ sandbox: { mode: 'cloud' } }, 'loop.sandbox.mode'],
     [{ agent: { maxTokenz: 3 } }, 'loop.agent.maxTokenz'],
     [{ agent: { timeoutRetries: -1 } }, 'loop.agent.timeoutRetries'],
