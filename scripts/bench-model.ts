@@ -4,7 +4,7 @@
 // peak, agreement of the implementations, and peak memory; then the engine alone on a SmolLM-135M-shaped model.
 // Ends with one JSON line.
 // Usage: npm run bench:model [-- --layers 4 --width 256 --heads 8 --kv-heads 4 --vocab 2048 --batch 8 --time 128 --threads 0
-//   --repeats 5 --new-tokens 48 --spin 0|1 --tfjs auto|wasm|cpu|off --tfjs-threads N --torch auto|off --smol 1|0]; each flag
+//   --repeats 5 --new-tokens 48 --spin 0|1 --tfjs auto|wasm|cpu|off --tfjs-threads N --torch auto|off --smol 1|0 --shards 2 (1 = off)]; each flag
 //   also reads BENCH_MODEL_<FLAG> (e.g. BENCH_MODEL_REPEATS=3 BENCH_MODEL_TIME=64 for a shorter run).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -12,19 +12,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
 import { loadTfjsBaseline, type TfjsBaseline, type TfjsBackendName, type TfjsDecoder } from '../bench/tfjs-baseline.js';
-import { initParameters, parameterShapes, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
+import { AdamW, DEFAULT_MODEL_SESSION_OPTIONS, ModelSession, adamwLoopUpdate, initParameters, parameterShapes, saveHfModel, sumOfSquaresLoop, trainFlops, validateDecoderConfig, type ResolvedDecoderConfig } from '../model/index.js';
 import { Graph, GraphRunner, emit } from '../model/graph/index.js';
-import { Sampler } from '../model/sampler/index.js';
-import { DEFAULT_MODEL_SESSION_OPTIONS, ModelSession } from '../model/index.js';
-import { pickToken, seededUniform } from '../model/sampler/index.js';
-import { AdamW, saveHfModel } from '../model/index.js';
-import { adamwLoopUpdate, sumOfSquaresLoop, trainFlops } from '../model/index.js';
+import { Sampler, pickToken, seededUniform } from '../model/sampler/index.js';
 import { runTorchBaseline, type TorchBaselineResult } from '../bench/torch-baseline.js';
 import { benchSmolShape, type SmolFigures } from './bench-model-smol.js';
+import { benchShards, type ShardFigures } from './bench-model-shards.js';
 
 const FLAGS = {
   layers: '4', width: '256', heads: '8', 'kv-heads': '4', vocab: '2048', context: '512', batch: '8', time: '128', threads: '0',
-  repeats: '5', 'new-tokens': '48', spin: '0', tfjs: 'auto', 'tfjs-threads': '0', torch: 'auto', smol: '1',
+  repeats: '5', 'new-tokens': '48', spin: '0', tfjs: 'auto', 'tfjs-threads': '0', torch: 'auto', smol: '1', shards: '2',
 } as const;
 type Flag = keyof typeof FLAGS;
 const envDefault = (f: Flag): string => process.env[`BENCH_MODEL_${f.toUpperCase().replace('-', '_')}`] ?? FLAGS[f];
@@ -192,6 +189,7 @@ async function main(): Promise<void> {
   const newTokens = num('new-tokens');
   const sampling: Record<string, number> = {}, tfjsSampling: Record<string, number> = {}, samplingSpeedup: Record<string, number> = {};
   const samplingRounds: Record<string, ReturnType<typeof roundsOf>> = {};
+  let shards: ShardFigures | null = null;
   for (const rows of [1, 32]) {
     const prompts = Array.from({ length: rows }, (_, i) => Array.from({ length: 32 }, (_, j) => (i * 13 + j * 7) % config.vocab));
     const sampler = new Sampler(sampleSession, weights, 1, null, { maxBatch: rows, seed: 1 });
@@ -219,6 +217,7 @@ async function main(): Promise<void> {
         + `(ratio of medians ${(median(tfjsMs) / median(engineMs)).toFixed(2)}x; rounds engine/tfjs ms: ${pairs(engineMs, tfjsMs)})`;
     }
     console.log(line);
+    if (rows === 32 && num('shards') > 1) shards = await benchShards({ config, weights, prompts, newTokens, rounds: Math.max(3, repeats), shards: num('shards'), oneSession: engineRun }, console.log);
     await sampler.close();
   }
   await sampleSession.release();
@@ -230,12 +229,12 @@ async function main(): Promise<void> {
     const engineFullStep = stepMs + adamMs;
     speedupVsTorch = {
       train: round(torch.trainStepMs / engineFullStep), samplingB1: round(sampling['b1']! / torch.sampling['b1']!.tokensPerSec),
-      samplingB32: round(sampling['b32']! / torch.sampling['b32']!.tokensPerSec),
+      samplingB32: round(sampling['b32']! / torch.sampling['b32']!.tokensPerSec), ...(shards ? { samplingB32Shards: round(shards.tokensPerSec / torch.sampling['b32']!.tokensPerSec) } : {}),
     };
     agreement['torchLogpMaxAbsDiff'] = maxAbsDiff(engineScore.logp, torch.logp);
     console.log(`torch ${torch.torch} (eager, CPU, ${torch.threads} thread(s) chosen by a probe: ${Object.entries(torch.threadProbeMs).map(([k, v]) => `${k} thread(s) ${v.toFixed(0)} ms`).join(", ")}; OMP_WAIT_POLICY=${torch.env?.OMP_WAIT_POLICY}, OPENBLAS_NUM_THREADS=${torch.env?.OPENBLAS_NUM_THREADS ?? "default"}, BLAS_INFO=${torch.blas}, libblas.so.3 -> ${torch.blasLibrary}); log-probs max |engine - torch| ${agreement['torchLogpMaxAbsDiff']!.toExponential(2)}`);
     console.log(`  training step + AdamW B=${B} T=${T}: torch ${torch.trainStepMs.toFixed(1)} ms vs engine ${engineFullStep.toFixed(1)} ms (${stepMs.toFixed(1)} + ${adamMs.toFixed(1)}): engine ${speedupVsTorch.train!.toFixed(2)}x (target >= 1.5x)`);
-    console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 2x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 3x)`);
+    console.log(`  sampling: torch ${torch.sampling['b1']!.tokensPerSec.toFixed(0)} / ${torch.sampling['b32']!.tokensPerSec.toFixed(0)} tokens/s at batch 1 / 32; engine ${speedupVsTorch.samplingB1!.toFixed(2)}x (target >= 2x) / ${speedupVsTorch.samplingB32!.toFixed(2)}x (target >= 3x)${shards ? `, on ${shards.shards} sampler shards ${speedupVsTorch.samplingB32Shards!.toFixed(2)}x` : ''}`);
     console.log('  (ratios of medians: torch runs after the engine in its own process, so rounds are not paired)');
   }
   const smol: SmolFigures | null = a.smol === '0' ? null : await benchSmolShape({ threads, allowSpinning, repeats: Math.min(repeats, 2) }, console.log);
@@ -265,7 +264,7 @@ async function main(): Promise<void> {
       trainStepMs: round(median(tfjsSteps)), samplingTokensPerSecB1: round(tfjsSampling['b1']!, 1), samplingTokensPerSecB32: round(tfjsSampling['b32']!, 1),
       wasmHeapMb: round(tfjsHeapMb!, 0),
     } : null,
-    speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!) } : null,
+    speedup: tfjs ? { train: round(trainSpeedup!), samplingB1: round(samplingSpeedup['b1']!), samplingB32: round(samplingSpeedup['b32']!), ...(shards ? { samplingB32Shards: round(shards.tokensPerSec / tfjsSampling['b32']!) } : {}) } : null,
     rounds: tfjs ? { train: roundsOf(steps, tfjsSteps), samplingB1: samplingRounds['b1'], samplingB32: samplingRounds['b32'] } : null,
     agreement: Object.fromEntries(Object.entries(agreement).map(([k, v]) => [k, +v.toExponential(2)])),
     targets, peakRssMb: round(peakRssMb, 0), rssBeforeBaselineMb: round(rssBeforeBaselineMb, 0), adamMs: round(adamMs), adamLoopMs: round(adamLoopMs),
@@ -274,7 +273,7 @@ async function main(): Promise<void> {
       samplingTokensPerSecB1: round(torch.sampling['b1']!.tokensPerSec, 1), samplingTokensPerSecB32: round(torch.sampling['b32']!.tokensPerSec, 1),
       rounds: { trainMs: torch.trainStepMsRounds.map((x) => round(x, 1)), samplingB1Ms: torch.sampling['b1']!.msRounds.map((x) => round(x, 1)), samplingB32Ms: torch.sampling['b32']!.msRounds.map((x) => round(x, 1)) },
     },
-    speedupVsTorch, smol135m: smol,
+    samplingShardsB32: shards, speedupVsTorch, smol135m: smol,
   }));
 }
 

@@ -155,7 +155,9 @@ export class Sampler {
 
   private kick(): void {
     // Errors reach the requests through reject(); the loop's own promise never rejects.
-    this.running ??= this.loop().finally(() => {
+    // The loop starts after the current event-loop turn, so that requests sent together (a burst of generate calls,
+    // or the messages a sampler thread finds queued) share the first prefill instead of the first one going alone.
+    this.running ??= new Promise<void>((started) => setImmediate(started)).then(() => this.loop()).finally(() => {
       this.running = null;
       if (this.pending.length && !this.closed) this.kick();
     });
