@@ -1,7 +1,8 @@
 // The running batch's KV cache in preallocated buffers, per layer (B, K, capacity, D), plus per row which slots
 // hold its keys. A decode step writes one slot per row in place (the graph returns only new keys/values); rows join
 // and leave by repacking (valid slots moved to the front: attention ignores slot order because RoPE is applied
-// before caching), and a full buffer doubles. Masked slots cost attention reads, never copies.
+// before caching), and a full buffer grows by an eighth of a power of two (capacityFor). Masked slots cost attention
+// reads, never copies.
 import ort from 'onnxruntime-node';
 import type { KvCache } from '../session.js';
 
@@ -15,10 +16,18 @@ export interface Joiner {
   valid: Uint8Array;
 }
 
-/** Buffer sets kept for reuse while rows run: the size before the last growth and the one before that. */
-const SPARES = 2;
-
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
+
+/**
+ * Slots for a batch whose longest row needs `n`: n rounded up to an eighth of the power of two above it (at least
+ * 16), so capacity grows by 12-25% at a time. Every decode step reads every slot of every row, and doubling left
+ * up to half of them masked (a batch-32 generation from 32 to 80 tokens read 128 slots from step 32 on); growing
+ * in smaller steps repacks a few more times, each repack copying about what one step reads.
+ */
+export const capacityFor = (n: number): number => {
+  const step = Math.max(16, nextPow2(n) / 8);
+  return Math.ceil(n / step) * step;
+};
 
 export class KvBatch {
   private k: Floats[] = [];
@@ -29,14 +38,15 @@ export class KvBatch {
   /** Slots [0, used) have been written for some row; the next decode step writes slot `used`. */
   private used = 0;
   /**
-   * Buffers of earlier repacks (most recent first, at most SPARES; one once the batch empties), reused by a later one they fit: the batch
-   * repacks whenever a row leaves or joins (every few steps with many short generations) and when it grows, and
-   * allocating (zero-filling) then collecting a fresh (B, K, capacity, D) per layer each time cost about as much as
-   * copying. Kept when the batch empties, so the next burst of requests starts in them: a batch-32 generation of 48
-   * tokens repacked 5 times and spent 1.7-16 ms on each, most of it in fresh buffers. Buffers hold 8-row blocks, so
-   * a batch that grows or shrinks by a few rows fits. Slots no row holds keep old keys/values: finite, and masked.
+   * The buffers before the last repack, reused by the next one when big enough (a larger buffer holds a smaller
+   * batch in its front part): the batch repacks whenever a row leaves or joins (every few steps with many short
+   * generations) and when it grows, and allocating (zero-filling) then collecting a fresh (B, K, capacity, D) per
+   * layer each time cost about as much as copying. Kept when the batch empties, so the next burst of requests
+   * starts in them: a batch-32 generation of 48 tokens repacked 5 times and spent 1.7-16 ms on each, most of it in
+   * fresh buffers. So at most two sets are held, three during a repack that outgrows both. Fresh buffers hold
+   * 8-row blocks, so a batch that grows by a few rows fits. Slots no row holds keep old keys/values: finite, masked.
    */
-  private spares: { k: Floats[]; v: Floats[] }[] = [];
+  private spare: { k: Floats[]; v: Floats[] } | null = null;
 
   constructor(readonly layers: number, readonly kvHeads: number, readonly headSize: number, readonly dtype: 'float32' | 'float64', readonly minCapacity = 16) {}
 
@@ -88,7 +98,7 @@ export class KvBatch {
 
   /**
    * Keeps the rows in `keep` (old indices, in the new order) and appends `joining` rows of prefill outputs. Valid
-   * slots are packed to the front; capacity becomes the next power of two above the longest row (and `atLeast`).
+   * slots are packed to the front; capacity becomes capacityFor(the longest row + 1, and at least `atLeast`).
    */
   repack(keep: readonly number[], joining: readonly Joiner[], atLeast = 0): void {
     const { kvHeads: K, headSize: D } = this;
@@ -100,11 +110,10 @@ export class KvBatch {
     ];
     const B = srcs.length;
     const longest = Math.max(0, ...srcs.map((s) => s.slots.length));
-    const P = B === 0 ? 0 : Math.max(this.minCapacity, nextPow2(Math.max(longest + 1, atLeast)));
+    const P = B === 0 ? 0 : Math.max(this.minCapacity, capacityFor(Math.max(longest + 1, atLeast)));
     const runs = srcs.map((s) => runsOf(s.slots));
     const need = B * K * P * D, room = Math.ceil(B / 8) * 8 * K * P * D;
-    const fit = B === 0 ? -1 : this.spares.findIndex((b) => b.k[0]!.length >= need && b.k[0]!.length <= room);
-    const spare = fit >= 0 ? this.spares.splice(fit, 1)[0]! : null;
+    const spare = B > 0 && this.spare && this.spare.k[0]!.length >= need ? this.spare : null;
     const pack = (which: 'k' | 'v', l: number): Floats => {
       const out = spare ? spare[which][l]! : this.alloc(room);
       srcs.forEach((s, b) => {
@@ -118,8 +127,8 @@ export class KvBatch {
     };
     const k = Array.from({ length: this.layers }, (_, l) => pack('k', l));
     const v = Array.from({ length: this.layers }, (_, l) => pack('v', l));
-    // An emptied batch keeps one set (the one it just left, the largest of a burst that grew), a running one SPARES.
-    if (this.k.length && this.k[0]!.length > 0) this.spares = [{ k: this.k, v: this.v }, ...this.spares].slice(0, B === 0 ? 1 : SPARES);
+    // The set just left becomes the spare, unless the batch emptied into a fresh empty set: then the larger stays.
+    if (this.k.length && (spare !== null || this.spare === null || this.k[0]!.length >= this.spare.k[0]!.length)) this.spare = { k: this.k, v: this.v };
     this.k = k;
     this.v = v;
     this.capacity = P;
