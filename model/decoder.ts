@@ -288,7 +288,10 @@ export function buildTrainingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
 
 export interface SamplingGraph {
   graph: Graph;
-  /** Outputs: logp_last (B, V) for the last new position, and `new.<i>.k` / `new.<i>.v` (B, K, S, D), the new tokens' keys/values. */
+  /**
+   * Outputs: logp_last (B, V) for the last new position, probs_last (B, V) its distribution at each row's
+   * temperature (softmax(logp_last · inv_temp)), and `new.<i>.k` / `new.<i>.v` (B, K, S, D), the new keys/values.
+   */
   outputs: Record<string, Tensor>;
 }
 
@@ -309,8 +312,8 @@ export interface SamplingGraphOptions {
 /**
  * One graph for prefill (P = 0, S = prompt) and decode (S = 1), or with `decode` a graph for S = 1 alone. Inputs:
  * tokens and positions int64 (B, S), attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order, padding
- * and unused cache slots are the caller's choice), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per layer, and the
- * parameters. The cache is read, never copied: attention is split into a past part and a new part, and only the new
+ * and unused cache slots are the caller's choice), inv_temp float (B), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per
+ * layer, and the parameters. The cache is read, never copied: attention is split into a past part and a new part, and only the new
  * keys/values come out, so a caller can keep the cache in preallocated buffers and append in place.
  */
 export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32', options: SamplingGraphOptions = {}): SamplingGraph {
@@ -366,5 +369,7 @@ export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'fl
   const h = trunk(tokens, p, ctx); // (B, S, C)
   const last = options.decode ? h : h.slice(1, -1, Infinity); // (B, 1, C)
   outputs['logp_last'] = head(last, p).squeeze([1]); // (B, V)
+  // Each row's distribution at its own temperature, for the sampler's draw: one vectorised Softmax instead of V exps in JS.
+  outputs['probs_last'] = outputs['logp_last'].mul(g.input('inv_temp', dtype, ['B']).unsqueeze([1])).softmax(-1); // (B, V)
   return { graph: g, outputs };
 }

@@ -77,10 +77,14 @@ export interface SampleStep {
   batch: number;
   steps: number;
   past: KvCache;
+  /** (B): 1/temperature of each row, for `probsLast`; absent = all 1. */
+  invTemp?: Float32Array | Float64Array;
 }
 
 export interface SampleResult {
   logpLast: Float32Array | Float64Array; // (B, V)
+  /** (B, V): each row's distribution at its temperature (step.invTemp), what the sampler draws from. */
+  probsLast: Float32Array | Float64Array;
   /** Keys/values of the S new tokens only (B, K, S, D); append them to the cache (KvBatch, or concatKv). */
   fresh: KvCache;
 }
@@ -238,6 +242,8 @@ export class ModelSession {
       if (p < 0n || p >= BigInt(this.config.contextLength)) throw new ModelOptionError('positions', `values in [0, ${this.config.contextLength})`, Number(p));
     }
     if (step.bias.length !== B * S * (P + S)) throw new ModelOptionError('bias', `${B * S * (P + S)} values (B x S x (P+S))`, `${step.bias.length} values`);
+    const inv = step.invTemp ?? (this.dtype === 'float64' ? new Float64Array(B) : new Float32Array(B)).fill(1);
+    if (inv.length !== B || inv.some((x) => !(x > 0 && Number.isFinite(x)))) throw new ModelOptionError('invTemp', `${B} finite values > 0 (one per row)`, `[${[...inv].slice(0, 8).join(', ')}${inv.length > 8 ? ', …' : ''}]`);
     const small = this.singleThreadDecodeRows > 0 && B <= this.singleThreadDecodeRows;
     const baked = S === 1 ? this.baked?.acquire(weights, small) ?? null : null;
     let out: Record<string, ort.Tensor>;
@@ -247,6 +253,7 @@ export class ModelSession {
         tokens: new ort.Tensor('int64', step.tokens, [B, S]),
         positions: new ort.Tensor('int64', step.positions, [B, S]),
         attn_bias: new ort.Tensor(this.dtype, step.bias, [B, S, P + S]),
+        inv_temp: new ort.Tensor(this.dtype, inv, [B]),
       };
       for (let i = 0; i < this.config.layers; i++) {
         feeds[`past.${i}.k`] = step.past.k[i]!;
@@ -262,7 +269,7 @@ export class ModelSession {
       fresh.k.push(out[`new.${i}.k`]!);
       fresh.v.push(out[`new.${i}.v`]!);
     }
-    return { logpLast: out['logp_last']!.data as Float32Array, fresh };
+    return { logpLast: out['logp_last']!.data as Float32Array, probsLast: out['probs_last']!.data as Float32Array, fresh };
   }
 
   private checkTokens(tokens: BigInt64Array, n: number): void {

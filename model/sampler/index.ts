@@ -5,4 +5,5 @@ export * from './token-pick.js';
 export * from './kv-batch.js';
 export * from './thread.js';
 export * from './prefix-cache.js';
+export * from './prefill-groups.js';
 export * from './shards.js';

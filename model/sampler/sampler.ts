@@ -2,10 +2,11 @@
 // the next decode step; weights swap only between steps, and every token records the policy version that sampled it.
 import { KvBatch, compactJoiner, type Joiner } from './kv-batch.js';
 import { PrefixCache, bySuffixLength, suffixPrefill, type PrefixCacheStats, type PrefixHit } from './prefix-cache.js';
+import { byPrefillCells } from './prefill-groups.js';
 import { ModelOptionError } from '../errors.js';
 import { SamplerClosedError, StaleWeightsError } from './errors.js';
 import type { KvCache, ModelSession, Weights } from '../session.js';
-import { pickToken, seededUniform, type PickOptions } from './token-pick.js';
+import { pickFromProbs, pickToken, seededUniform, type PickOptions } from './token-pick.js';
 import { forwardFlops } from '../flops.js';
 import { PhaseMeter, type PhaseTotals } from '../../runtime/phase-meter.js';
 import {
@@ -32,20 +33,9 @@ interface Row {
 }
 
 /** Per admitted row: the prefill output holding its first token's log-probs (row b), and its keys/values. */
-type Prefilled = Map<Row, { logp: Float32Array | Float64Array; b: number; slot: Joiner }>;
-
-/** Rows shortest prompt first, cut into groups whose rows x longest² stays within `cells` (a longer row alone). */
-export function byPrefillCells<R extends { prompt: readonly number[] }>(rows: R[], cells: number): R[][] {
-  const groups: R[][] = [];
-  let group: R[] = [];
-  for (const row of [...rows].sort((a, b) => a.prompt.length - b.prompt.length)) {
-    const S = row.prompt.length; // the longest of the group so far
-    if (group.length && (group.length + 1) * S * S > cells) groups.push(group.splice(0));
-    group.push(row);
-  }
-  if (group.length) groups.push(group);
-  return groups;
-}
+type Prefilled = Map<Row, { out: Logits; b: number; slot: Joiner }>;
+/** A step's log-probs and each row's distribution at its temperature (session.ts SampleResult). */
+type Logits = { logpLast: Float32Array | Float64Array; probsLast: Float32Array | Float64Array };
 
 export class Sampler {
   readonly options: Required<SamplerOptions>;
@@ -187,10 +177,10 @@ export class Sampler {
     for (const r of rows) if (!r.settled) { r.settled = true; r.reject(err); }
   }
 
-  private sample(row: Row, logp: Float32Array | Float64Array, offset: number): void {
+  private sample(row: Row, out: Logits, offset: number): void {
     const V = this.session.config.vocab;
-    const view = logp.subarray(offset * V, (offset + 1) * V);
-    const pick = pickToken(view, row.req as PickOptions, this.uniform);
+    const view = out.logpLast.subarray(offset * V, (offset + 1) * V);
+    const pick = row.req.temperature === 0 ? pickToken(view, row.req as PickOptions, this.uniform) : pickFromProbs(out.probsLast.subarray(offset * V, (offset + 1) * V), row.req.topP, this.uniform);
     row.out.tokens.push(pick.token);
     row.out.logprobs.push(view[pick.token]!);
     row.out.sampleLogprobs.push(pick.sampleLogprob);
@@ -270,10 +260,10 @@ export class Sampler {
     for (const group of byPrefillCells(rows.filter((r) => !hits.has(r)), this.options.prefillCells)) await this.prefill(group, ran);
     this.admitting = [];
     return rows.map((row) => {
-      const { logp, b, slot } = ran.get(row)!;
+      const { out, b, slot } = ran.get(row)!;
       row.len = row.prompt.length;
       row.kvVersion = this.version;
-      if (!row.done) this.sample(row, logp, b); // cancelled during its prefill: no token
+      if (!row.done) this.sample(row, out, b); // cancelled during its prefill: no token
       return { row, slot };
     });
   }
@@ -282,8 +272,8 @@ export class Sampler {
   private async prefillSuffixes(hits: { row: Row; prompt: number[]; hit: PrefixHit }[], ran: Prefilled): Promise<void> {
     const c = this.session.config;
     const { step, joiner } = suffixPrefill(hits, c.layers, c.kvHeads, c.headDim, this.session.dtype);
-    const r = await this.measured('prefill', step.batch, step.steps, () => this.session.step(step, this.weights));
-    hits.forEach(({ row }, b) => ran.set(row, { logp: r.logpLast, b, slot: joiner(r.fresh, b) }));
+    const r = await this.measured('prefill', step.batch, step.steps, () => this.session.step({ ...step, invTemp: this.invTemps(hits.map((h) => h.row)) }, this.weights));
+    hits.forEach(({ row }, b) => ran.set(row, { out: r, b, slot: joiner(r.fresh, b) }));
   }
 
   /** Full prefill, as before the prefix cache. */
@@ -302,8 +292,8 @@ export class Sampler {
       v.fill(1, pad);
       return v;
     });
-    const r = await this.measured('prefill', B, S, () => this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B) }, this.weights));
-    rows.forEach((row, b) => ran.set(row, { logp: r.logpLast, b, slot: { cache: r.fresh, row: b, valid: valid[b]! } }));
+    const r = await this.measured('prefill', B, S, () => this.session.step({ tokens, positions, bias, batch: B, steps: S, past: this.session.emptyCache(B), invTemp: this.invTemps(rows) }, this.weights));
+    rows.forEach((row, b) => ran.set(row, { out: r, b, slot: { cache: r.fresh, row: b, valid: valid[b]! } }));
   }
 
   /** Stores a finished row's keys/values (prompt + fed tokens) under its key, when they are all of the current weights. */
@@ -312,6 +302,13 @@ export class Sampler {
     const c = kv();
     const tokens = [...row.prompt, ...row.out.tokens].slice(0, row.len);
     if (c.length === tokens.length) this.prefix.put(row.req.cacheKey, { tokens, k: c.k, v: c.v, version: this.version });
+  }
+
+  /** 1/temperature per row, for the step's probs_last (greedy rows: 1, unused; capped so float32 holds it). */
+  private invTemps(rows: Row[]): Float32Array | Float64Array {
+    const inv = this.session.dtype === 'float64' ? new Float64Array(rows.length) : new Float32Array(rows.length);
+    rows.forEach((r, b) => (inv[b] = r.req.temperature > 0 ? Math.min(1 / r.req.temperature, 1e30) : 1));
+    return inv;
   }
 
   /** A model call, charged to its phase with its FLOPs (rows x steps tokens, each attending to `attended` positions). */
@@ -326,13 +323,13 @@ export class Sampler {
     const r = await this.measured('decode', B, 1, () => this.session.step({
       tokens: BigInt64Array.from(this.rows, (row) => BigInt(row.last)),
       positions: BigInt64Array.from(this.rows, (row) => BigInt(row.len)),
-      bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.feeds(),
+      bias: this.batch.decodeBias(), batch: B, steps: 1, past: this.batch.feeds(), invTemp: this.invTemps(this.rows),
     }, this.weights), this.batch.slots + 1);
     this.batch.append(r.fresh);
     this.steps++;
     this.rows.forEach((row, b) => {
       row.len++;
-      if (!row.done) this.sample(row, r.logpLast, b); // a row cancelled mid-step ignores its token
+      if (!row.done) this.sample(row, r, b); // a row cancelled mid-step ignores its token
     });
     this.onStep?.(this.steps);
   }

@@ -45,16 +45,33 @@ export function pickToken(logp: ArrayLike<number>, o: PickOptions, uniform: () =
   let z = 0;
   if (T === 1) for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! - max);
   else for (let i = 0; i < V; i++) z += p[i] = Math.exp(logp[i]! / T - max);
+  return draw(p, V, z, o.topP, uniform);
+}
+
+/**
+ * pickToken's draw at temperature > 0 from a row already at its temperature (the sampling graph's probs_last,
+ * float32): the same nucleus and scan, without an exp per token. It draws from the same distribution as pickToken
+ * on that row's log-probs; a token differs only where the uniform falls within float32 rounding of a boundary.
+ */
+export function pickFromProbs(probs: Float32Array | Float64Array, topP: number, uniform: () => number): Pick {
+  const V = probs.length;
+  let z = 0;
+  for (let i = 0; i < V; i++) z += probs[i]!;
+  return draw(probs, V, z, topP, uniform);
+}
+
+/** Draws from the unnormalised weights p[0..V) (sum z), within the top-p nucleus. */
+function draw(p: Float32Array | Float64Array, V: number, z: number, topP: number, uniform: () => number): Pick {
   // Nucleus: the smallest threshold whose tokens (p >= threshold, ties included) hold topP of the mass. A native
   // numeric sort of the values is several times faster than sorting indices with a comparator.
   let threshold = 0, mass = z;
-  if (o.topP < 1) {
+  if (topP < 1) {
     const sorted = p.slice(0, V).sort();
     let acc = 0;
     for (let k = V - 1; k >= 0; k--) {
       acc += sorted[k]!;
       threshold = sorted[k]!;
-      if (acc >= o.topP * z) break;
+      if (acc >= topP * z) break;
     }
     mass = 0;
     for (let i = 0; i < V; i++) if (p[i]! >= threshold) mass += p[i]!;

@@ -3,7 +3,8 @@
 import t from 'tap';
 import { validateDecoderConfig } from '../../../model/decoder-config.js';
 import { ModelSession } from '../../../model/session.js';
-import { Sampler, byPrefillCells, type SampleOutput } from '../../../model/sampler/sampler.js';
+import { byPrefillCells } from '../../../model/sampler/prefill-groups.js';
+import { Sampler, type SampleOutput } from '../../../model/sampler/sampler.js';
 import { TINY, tinyWeights } from './tiny.js';
 
 const row = (n: number, id: string) => ({ id, prompt: new Array<number>(n).fill(0) });
