@@ -313,8 +313,8 @@ export interface SamplingGraphOptions {
  * One graph for prefill (P = 0, S = prompt) and decode (S = 1), or with `decode` a graph for S = 1 alone. Inputs:
  * tokens and positions int64 (B, S), attn_bias float (B, S, P+S) (0 = attend, -1e9 = masked: causal order, padding
  * and unused cache slots are the caller's choice), inv_temp float (B), `past.<i>.k` / `past.<i>.v` (B, K, P, D) per
- * layer, and the parameters. The cache is read, never copied: attention is split into a past part and a new part, and only the new
- * keys/values come out, so a caller can keep the cache in preallocated buffers and append in place.
+ * layer, and the parameters. The cache is read, never copied: attention is split into a past part and a new part,
+ * and only the new keys/values come out, so a caller can keep the cache in preallocated buffers and append in place.
  */
 export function buildSamplingGraph(config: DecoderConfig, dtype: 'float32' | 'float64' = 'float32', options: SamplingGraphOptions = {}): SamplingGraph {
   const c = validateDecoderConfig(config);
