@@ -99,8 +99,8 @@ export class PolicyService implements Policy {
     const samplerOptions = { maxBatch: o.policy.maxBatch, stopTokens, seed: o.policy.seed };
     let session: ModelSession | null = null;
     let sampler: SamplerHandle;
+    const shards = o.policy.ownThread ? o.policy.shards : 1;
     if (o.policy.ownThread) {
-      const shards = o.policy.shards ?? 1;
       const thread = {
         config: m.config, weights: m.weights, version: m.version, sampler: samplerOptions, codec: m.format,
         // Shards split the cores between them: one intra-op thread each unless threads says otherwise.
@@ -128,7 +128,7 @@ export class PolicyService implements Policy {
         throw err;
       }
     }
-    log(`policy: ${m.source}, version ${m.version}${(o.policy.shards ?? 1) > 1 && o.policy.ownThread ? `, ${o.policy.shards} sampler shards` : ''}, ${m.format.kind} prompts, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
+    log(`policy: ${m.source}, version ${m.version}${shards > 1 ? `, ${shards} sampler shards` : ''}, ${m.format.kind} prompts, context ${m.config.contextLength}, vocab ${m.config.vocab}${watcher ? ', following published weights' : ''}`);
     return new PolicyService(m.config, session, sampler, m.format, m.source, watcher);
   }
 
