@@ -1,5 +1,5 @@
 // Samplers side by side behind one handle: decoding data-parallel over cores. A batch-32 decode step is a chain of
-// small products that onnxruntime's intra-op threads barely split (here 4.1 ms per step on one thread or two), while
+// small products that onnxruntime's intra-op threads barely split (here 4.1 ms per step on two threads, 4.4 on one), while
 // two sampler threads of 16 rows each, one intra-op thread apiece, run a step's 32 rows in about 2 ms when both get
 // a core (docs/model.md, "Sampler shards"). Each request goes to the shard with the fewest requests in flight; a
 // request with a cacheKey goes back to the shard that kept that key's prefix, so a multi-turn episode keeps its hits.
