@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { KV } from '@nats-io/kv';
 import { beat, type Beat } from './beat.js';
+import { bucketKeys } from './bucket-keys.js';
 import { MemberHeartbeat, type MemberHeartbeatBody } from './message-types.js';
 import { decode, encode } from './messages.js';
 import type { Connection } from './connection.js';
@@ -67,7 +68,7 @@ export class Membership {
 export async function listMembers(conn: Connection) {
   const kv = await conn.kvm.open(BUCKETS.members);
   const out = [];
-  for await (const key of await kv.keys()) {
+  for (const key of await bucketKeys(conn.jsm, BUCKETS.members)) {
     const e = await kv.get(key);
     if (e && e.operation === 'PUT' && e.value.length) out.push(decode(MemberHeartbeat, e.value));
   }

@@ -1,6 +1,8 @@
 // The environment memory over its KV bucket: create-if-absent for new environments, compare-and-set updates for
 // the evaluator, and a local view kept current by a KV watch so retrieval never waits on the network.
+import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV, KvEntry, KvWatchEntry } from '@nats-io/kv';
+import { bucketKeys } from '../../../runtime/bucket-keys.js';
 import type { Connection } from '../../../runtime/connection.js';
 import { followKv, type Follow } from '../../../runtime/follow.js';
 import { decode, encode } from '../../../runtime/messages.js';
@@ -21,12 +23,12 @@ export class MemoryStore implements MemoryView {
   private watcher: Follow<KvWatchEntry> | null = null;
   private watching: Promise<void> | null = null;
 
-  private constructor(readonly kv: KV, private readonly log: (line: string) => void) {}
+  private constructor(readonly kv: KV, private readonly jsm: JetStreamManager, private readonly log: (line: string) => void) {}
 
   /** Opens the bucket (created by ensureTopology). */
-  static async open(conn: Pick<Connection, 'kvm'>, log: (line: string) => void = () => undefined): Promise<MemoryStore> {
+  static async open(conn: Pick<Connection, 'kvm' | 'jsm'>, log: (line: string) => void = () => undefined): Promise<MemoryStore> {
     try {
-      return new MemoryStore(await conn.kvm.open(BUCKETS.envMemory), log);
+      return new MemoryStore(await conn.kvm.open(BUCKETS.envMemory), conn.jsm, log);
     } catch (err) {
       throw new MemoryError(`cannot open KV bucket ${BUCKETS.envMemory} (was the topology created?): ${(err as Error).message}`, {}, err);
     }
@@ -57,8 +59,7 @@ export class MemoryStore implements MemoryView {
 
   /** Reloads the whole view from the bucket (exact, unlike the watch which lags by a round trip). */
   async sync(): Promise<MemoryEntry[]> {
-    const keys: string[] = [];
-    for await (const k of await this.kv.keys()) keys.push(k);
+    const keys = await bucketKeys(this.jsm, BUCKETS.envMemory);
     const fresh = new Map<string, MemoryEntry>();
     for (const k of keys) {
       const e = await this.kv.get(k);
