@@ -2,8 +2,9 @@
 // reference, policy version, step), tokenizer.json (the project's, or a Hugging Face model's with its
 // tokenizer_config.json and generation_config.json beside it), and optionally optimizer.safetensors + optimizer.json.
 // Saving is atomic (a temp directory renamed into place); loading validates against a shape table.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { replaceDirectory, writeDurably } from './durable-files.js';
 import { basename, dirname, join } from 'node:path';
 import {
   CheckpointConfigError, CheckpointError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
@@ -132,33 +133,6 @@ export async function saveCheckpoint(dir: string, c: CheckpointContents): Promis
   await replaceDirectory(dir, `checkpoint ${dir}`, async (tmp) => {
     for (const [name, data] of files) await writeDurably(join(tmp, name), data);
   });
-}
-
-/**
- * Writes a directory whole or not at all: `fill` writes into a fresh sibling, which is synced and renamed over `dir`.
- * A directory cannot be renamed over a non-empty one, so an existing `dir` is moved aside first: at every moment one
- * complete copy exists under `dir` or the aside name. Failures are CheckpointErrors naming `what`.
- */
-export async function replaceDirectory(dir: string, what: string, fill: (tmp: string) => Promise<void>, o: { recursive?: boolean } = {}): Promise<void> {
-  const tmp = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    await mkdir(tmp, { recursive: o.recursive ?? false });
-    await fill(tmp);
-    await syncPath(tmp);
-    if ((await stat(dir).catch(() => undefined)) === undefined) {
-      await rename(tmp, dir);
-    } else {
-      const old = join(dirname(dir), `.${basename(dir)}.old-${process.pid}-${randomBytes(4).toString('hex')}`);
-      await rename(dir, old);
-      await rename(tmp, dir);
-      await rm(old, { recursive: true, force: true });
-    }
-    await syncPath(dirname(dir));
-  } catch (cause) {
-    await rm(tmp, { recursive: true, force: true });
-    if (cause instanceof CheckpointError) throw cause;
-    throw new CheckpointError(`cannot write ${what}: ${(cause as Error).message}`, { code: 'CHECKPOINT_WRITE', cause });
-  }
 }
 
 /** Files of a Hugging Face tokenizer kept beside tokenizer.json in a checkpoint. */
@@ -314,26 +288,4 @@ async function readBytes(path: string): Promise<Uint8Array> {
 
 async function readText(path: string): Promise<string> {
   return Buffer.from(await readBytes(path)).toString('utf8');
-}
-
-
-/** Writes a new file (it must not exist) and fsyncs it. */
-export async function writeDurably(path: string, data: Uint8Array | string): Promise<void> {
-  const fh = await open(path, 'wx');
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-/** fsync of a file or directory (a directory's entries: renames and new files in it). */
-export async function syncPath(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }

@@ -6,7 +6,7 @@ import { CheckpointConfigError, CheckpointError } from './errors.js';
 import { decoderConfigFromHf, hfConfigFromDecoder, isHfConfig } from './hf-config.js';
 import { HF_WEIGHTS, encodeHfWeights, readHfWeights } from './hf-weights.js';
 import { HfTokenizer } from './hf-tokenizer.js';
-import { replaceDirectory, writeDurably } from './checkpoint.js';
+import { replaceDirectory, writeDurably } from './durable-files.js';
 import type { ResolvedDecoderConfig } from './decoder-config.js';
 
 /** Tokenizer and generation files carried through an import and export unchanged. */

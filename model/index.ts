@@ -17,8 +17,8 @@ export { lrSchedule, DEFAULT_LR_SCHEDULE_OPTIONS, validateLrScheduleOptions, typ
 export {
   saveCheckpoint, loadCheckpoint, loadCheckpointTokenizer, CHECKPOINT_FILES, type ShapeTable, type CheckpointConfig, type CheckpointContents,
   type LoadCheckpointOptions, type LoadedCheckpoint,
-  syncPath, writeDurably,
 } from './checkpoint.js';
+export { syncPath, writeDurably } from './durable-files.js';
 export {
   encodeSafetensors, decodeSafetensors, toFloat32, toFloat64, assertFinite, FLOAT_DTYPES, MAX_SAFETENSORS_HEADER_BYTES, type FloatDtype, type StoredTensor, type TensorToWrite,
   type SafetensorsContents,
