@@ -4,8 +4,8 @@
 // Saving is atomic (a temp directory renamed into place); loading validates against a shape table.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { replaceDirectory, writeDurably } from './durable-files.js';
 import { basename, dirname, join } from 'node:path';
+import { replaceDirectory, writeDurably } from './durable-files.js';
 import {
   CheckpointConfigError, CheckpointError, CorruptFileError, DtypeMismatchError, MissingTensorError, ShapeMismatchError, UnexpectedTensorError,
 } from './errors.js';

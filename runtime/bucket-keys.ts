@@ -4,9 +4,10 @@
 // ~20) neither came, and `listMembers` waited until the test's 240 s timeout. A key whose latest entry is a delete
 // or purge marker is listed too: the caller reads each key's entry anyway and skips those.
 import type { JetStreamManager } from '@nats-io/jetstream';
+import { NATS_SUBJECTS } from './subjects.js';
 
 export async function bucketKeys(jsm: JetStreamManager, bucket: string): Promise<string[]> {
-  const prefix = `$KV.${bucket}.`;
-  const info = await jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${prefix}>` });
+  const prefix = NATS_SUBJECTS.kvKey(bucket, '');
+  const info = await jsm.streams.info(NATS_SUBJECTS.kvStream(bucket), { subjects_filter: NATS_SUBJECTS.kvKey(bucket, '>') });
   return Object.keys(info.state.subjects ?? {}).map((s) => s.slice(prefix.length)).sort();
 }
