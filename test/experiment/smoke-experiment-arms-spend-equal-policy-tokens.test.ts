@@ -9,13 +9,18 @@ import { Writable } from 'node:stream';
 import { experimentCommand, PRESETS, type ExperimentResults } from '../../experiment/index.js';
 import { tempDir } from '../helpers/nats.js';
 
-t.setTimeout(600_000); // four (two) whole runs of the base checkpoint and a held-out eval: about 3 minutes alone, more beside the other test job
+const BUDGET = 2 * PRESETS.smoke!.budgetTokens;
 
-t.test('the smoke experiment runs both arms to policy-token totals within 5% of each other', { timeout: 900_000 }, async (t) => {
+t.setTimeout(1_800_000); // two whole runs of the base checkpoint and a held-out eval: about 5.5 minutes alone, 2–3 times that on a loaded machine
+
+t.test('the smoke experiment runs both arms to policy-token totals within 5% of each other', { timeout: 1_800_000 }, async (t) => {
   const dir = tempDir(t, 'spade-exp-smoke-'), out = join(dir, 'exp');
   // The smoke preset's runs, with the evaluation cut to what the comparison needs: no mid-run curve point, one
   // held-out module and seed (the preset's evaluation is what the suite's other experiment tests exercise).
-  writeFileSync(join(dir, 'experiment.json'), JSON.stringify({ preset: 'smoke', curvePoints: 1, eval: { files: ['games/walk-line.js'], seeds: 1 } }));
+  // The budget is the one docs/evaluation.md says 5% needs, about ten iterations of the costliest arm: a spade
+  // iteration costs ~1,040 tokens and an arm ends within half an iteration of its budget, so at the preset's 6,000
+  // the spread reached 5.05% in a quiet CI run (spade 6,240, fixed 5,925); at 12,000 it is at most about 4.8%.
+  writeFileSync(join(dir, 'experiment.json'), JSON.stringify({ preset: 'smoke', budgetTokens: BUDGET, curvePoints: 1, eval: { files: ['games/walk-line.js'], seeds: 1 } }));
   const err: string[] = [];
   const code = await experimentCommand(['--config', join(dir, 'experiment.json'), '--out', out], {
     stdout: new Writable({ write(_c, _e, cb) { cb(); } }),
@@ -23,7 +28,7 @@ t.test('the smoke experiment runs both arms to policy-token totals within 5% of 
   });
   t.equal(code, 0, `exit 0 (${err.join('').slice(-600)})`);
   const r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as ExperimentResults;
-  const budget = PRESETS.smoke!.budgetTokens;
+  const budget = BUDGET;
   const spade = r.arms.spade!.runs[0]!.tokens, fixed = r.arms['fixed-envs']!.runs[0]!.tokens;
   t.ok(spade.sampledDesigner > 0, `SPADE is charged its designer's tokens (${spade.sampledDesigner})`);
   t.equal(fixed.sampledDesigner, 0, 'the fixed baseline has no designer');
